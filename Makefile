@@ -1,0 +1,39 @@
+# `make run` and `make test` do all set-up on a fresh clone: a virtualenv in .venv with
+# everything installed, the database migrated.
+SHELL := /bin/bash
+VENV := .venv
+BIN := $(VENV)/bin
+# The first Python >= 3.12 found (pyenv reads .python-version for the shims).
+PYTHON ?= $(shell for p in python3.13 python3.12 python3; do $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo $$p; break; }; done)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install run test lint format clean
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: requirements.txt pyproject.toml
+	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed (pyenv install 3.13)"; exit 1; }
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade "pip>=25.1"
+	$(BIN)/python -m pip install --quiet -r requirements.txt --group dev
+	touch $@
+
+run: install
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+test: install
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	SECRET_KEY=lint $(BIN)/python manage.py makemigrations --check --dry-run
+
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis

@@ -1,0 +1,43 @@
+"""How many tiles to deal each player: a hint shown when a round starts, never a check.
+
+The rule texts disagree, so the tables below are the commonly played counts for the two
+sets they describe; other sets scale by the number of tiles.
+"""
+
+from dataclasses import dataclass
+
+from .game import MAX_PLAYERS, MIN_PLAYERS
+from .tiles import tile_count
+
+# players -> (usual, alternative or None)
+_DOUBLE_9 = {2: (20, 21), 3: (14, None), 4: (11, None), 5: (8, None), 6: (7, None), 7: (6, None), 8: (5, 6)}
+_DOUBLE_12 = {2: (20, 24), 3: (15, 16), 4: (12, None), 5: (10, 11), 6: (10, None), 7: (7, None), 8: (7, None)}
+
+
+@dataclass(frozen=True)
+class DealHint:
+    tiles: int
+    alternative: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.tiles} or {self.alternative}" if self.alternative else str(self.tiles)
+
+
+def suggested_deal(tile_set: int, players: int) -> DealHint:
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players")
+    base_set, table = (9, _DOUBLE_9) if tile_set <= 9 else (12, _DOUBLE_12)
+    counted = min(players, max(table))
+    usual, alternative = table[counted]
+    # Past the table's last row, keep the tiles dealt in all about the same.
+    scale = tile_count(tile_set) / tile_count(base_set) * counted / players
+
+    def scaled(value: int | None) -> int | None:
+        return None if value is None else max(1, round(value * scale))
+
+    # Never deal the whole set: the starting double is on the table and a yard stays to draw from.
+    ceiling = (tile_count(tile_set) - 2) // players
+    usual_tiles = min(scaled(usual), ceiling)
+    other = scaled(alternative)
+    other = None if other is None or min(other, ceiling) == usual_tiles else min(other, ceiling)
+    return DealHint(usual_tiles, other)

@@ -1,0 +1,218 @@
+"""Writes that touch several rows. Each is one transaction that locks the game first.
+
+Callers turn InvalidInput into a 400 (or a form error) and Conflict into a 409.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from .models import Entry, Game, Player, Round, Seat
+from .rules.game import MAX_PLAYERS, MIN_PLAYERS, GameRules, SequenceConflict, place_round
+from .rules.rounds import EntryInput, InvalidRound, RoundError, ScoredRound, score_round
+from .rules.scoring import PlayedRound, progress, standings
+
+
+class ScoreKeepingError(Exception):
+    pass
+
+
+@dataclass
+class InvalidInput(ScoreKeepingError):
+    """The request is wrong whatever the game's state: `errors` maps a field to messages."""
+
+    errors: dict[str, list[str]] = field(default_factory=dict)
+    round_errors: list[RoundError] = field(default_factory=list)
+
+    def __str__(self):
+        return "; ".join(message for messages in self.errors.values() for message in messages)
+
+
+@dataclass
+class Conflict(ScoreKeepingError):
+    """The request clashes with the game as it is now (finished, already recorded, changed)."""
+
+    message: str
+    code: str = "conflict"
+
+    def __str__(self):
+        return self.message
+
+
+def create_game(*, owner, players: Sequence[int], rules: GameRules, name: str = "") -> Game:
+    """Seat `players` (ids of the owner's players) in the order given."""
+    errors = {key: [message] for key, message in rules.problems().items()}
+    player_ids = list(players)
+    if not MIN_PLAYERS <= len(player_ids) <= MAX_PLAYERS:
+        errors.setdefault("players", []).append(f"A game has {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+    if len(set(player_ids)) != len(player_ids):
+        errors.setdefault("players", []).append("Each player takes one seat only.")
+    found = {player.pk: player for player in Player.objects.for_user(owner).filter(pk__in=player_ids)}
+    missing = [str(pk) for pk in player_ids if pk not in found]
+    if missing:
+        errors.setdefault("players", []).append(f"No player of yours has id {', '.join(missing)}.")
+    if errors:
+        raise InvalidInput(errors)
+    with transaction.atomic():
+        game = Game.objects.create(
+            owner=owner,
+            name=name.strip(),
+            tile_set=rules.tile_set,
+            double_blank_penalty=rules.double_blank_penalty,
+            end_on_double_penalty=rules.end_on_double_penalty,
+            extended=rules.extended,
+            target_score=rules.target_score,
+        )
+        Seat.objects.bulk_create(
+            Seat(game=game, player=found[pk], position=position) for position, pk in enumerate(player_ids)
+        )
+    return game
+
+
+@transaction.atomic
+def record_round(
+    *, game: Game, starting_double: int, entries: Sequence[EntryInput], expected_version: int | None = None
+) -> Round:
+    """Add the next round. Two requests for the same round at once: one wins, one gets Conflict."""
+    game = _lock(game, expected_version)
+    if game.is_finished:
+        raise Conflict("The game is finished: no more rounds can be recorded.", "game_finished")
+    seats = list(game.seats.select_related("player"))
+    scored = _score(game, seats, starting_double, entries)
+    last = game.rounds.order_by("-number").first()
+    try:
+        position = place_round(game.rules, last.position if last else None, starting_double)
+    except SequenceConflict as conflict:
+        raise Conflict(str(conflict), "starting_double_unavailable") from None
+    try:
+        with transaction.atomic():
+            round_ = Round.objects.create(
+                game=game,
+                number=last.number + 1 if last else 1,
+                position=position,
+                starting_double=starting_double,
+                blocked=scored.blocked,
+            )
+            _save_entries(round_, seats, scored)
+    except IntegrityError:
+        raise Conflict("That round was just recorded by someone else: reload the game.", "round_exists") from None
+    _refresh(game, seats)
+    return round_
+
+
+@transaction.atomic
+def correct_round(
+    *,
+    round: Round,
+    entries: Sequence[EntryInput],
+    starting_double: int | None = None,
+    expected_version: int | None = None,
+) -> Round:
+    """Replace a recorded round's entries; its starting double stays as it was."""
+    game = _lock(round.game, expected_version)
+    round_ = game.rounds.get(pk=round.pk)
+    if starting_double is not None and starting_double != round_.starting_double:
+        raise Conflict(
+            f"Round {round_.number} started with {round_.starting_double}-{round_.starting_double}; "
+            "a recorded round's starting double cannot change (undo it and record it again).",
+            "starting_double_fixed",
+        )
+    seats = list(game.seats.select_related("player"))
+    scored = _score(game, seats, round_.starting_double, entries)
+    round_.entries.all().delete()
+    _save_entries(round_, seats, scored)
+    round_.blocked = scored.blocked
+    round_.save(update_fields=["blocked", "updated_at"])
+    state = _replay(game, seats)
+    if state.ended_after is not None and state.ended_after < game.rounds.count():
+        raise Conflict(
+            f"With this correction the game ends after round {state.ended_after}, but later rounds are "
+            "recorded: undo them first.",
+            "correction_ends_game_early",
+        )
+    _refresh(game, seats, state)
+    return round_
+
+
+@transaction.atomic
+def undo_last_round(*, game: Game, expected_version: int | None = None) -> None:
+    game = _lock(game, expected_version)
+    last = game.rounds.order_by("-number").first()
+    if last is None:
+        raise Conflict("There is no round to undo.", "no_rounds")
+    last.delete()
+    _refresh(game, list(game.seats.select_related("player")))
+
+
+def _lock(game: Game, expected_version: int | None) -> Game:
+    """Re-read the game with a row lock, so writes to one game happen one after another."""
+    locked = Game.objects.select_for_update().get(pk=game.pk)
+    if expected_version is not None and expected_version != locked.version:
+        raise Conflict("Someone else changed this game since you loaded it. Reload to see their change.", "stale")
+    return locked
+
+
+def _score(game: Game, seats: list[Seat], starting_double: int, entries: Sequence[EntryInput]) -> ScoredRound:
+    try:
+        return score_round(game.rules, starting_double, [seat.as_rule() for seat in seats], entries)
+    except InvalidRound as invalid:
+        errors: dict[str, list[str]] = {}
+        for error in invalid.errors:
+            errors.setdefault(error.field or "entries", []).append(error.message)
+        raise InvalidInput(errors, invalid.errors) from None
+
+
+def _save_entries(round_: Round, seats: list[Seat], scored: ScoredRound) -> None:
+    position = {seat.player_id: seat.position for seat in seats}
+    Entry.objects.bulk_create(
+        Entry(
+            round=round_,
+            player_id=entry.player,
+            position=position[entry.player],
+            pips=entry.pips,
+            tiles_left=entry.tiles_left,
+            tiles=list(entry.tiles),
+            double_blank=entry.double_blank,
+            went_out=entry.went_out,
+            ended_on_double=entry.ended_on_double,
+            penalty=entry.penalty,
+            score=entry.score,
+        )
+        for entry in scored.entries
+    )
+
+
+def _replay(game: Game, seats: list[Seat]):
+    scores: dict[int, dict[int, int]] = {}
+    positions: dict[int, int] = {}
+    for round_id, position, player_id, score in (
+        Entry.objects.filter(round__game=game)
+        .order_by("round__number")
+        .values_list("round_id", "round__position", "player_id", "score")
+    ):
+        positions[round_id] = position
+        scores.setdefault(round_id, {})[player_id] = score
+    played = [PlayedRound(positions[round_id], scores[round_id]) for round_id in positions]
+    return progress(game.rules, [seat.player_id for seat in seats], played)
+
+
+def _refresh(game: Game, seats: list[Seat], state=None) -> None:
+    """Bring the summary columns (totals, ranks, winners, status) in step with the rounds."""
+    state = state or _replay(game, seats)
+    ranked = {row.player: row for row in standings([(s.player_id, s.player.name) for s in seats], state.totals)}
+    for seat in seats:
+        seat.total = ranked[seat.player_id].total
+        seat.rank = ranked[seat.player_id].rank
+        seat.is_winner = state.finished and seat.rank == 1
+    Seat.objects.bulk_update(seats, ["total", "rank", "is_winner"])
+    if state.finished and not game.is_finished:
+        game.status, game.finished_at = Game.Status.FINISHED, timezone.now()
+    elif not state.finished:
+        game.status, game.finished_at = Game.Status.IN_PROGRESS, None
+    Game.objects.filter(pk=game.pk).update(
+        status=game.status, finished_at=game.finished_at, version=F("version") + 1, updated_at=timezone.now()
+    )
+    game.refresh_from_db(fields=["version", "updated_at"])

@@ -1,0 +1,21 @@
+import pytest
+from django.db import connection
+
+from tests.factories import UserFactory, make_game
+
+
+@pytest.fixture
+def user(db):
+    return UserFactory()
+
+
+@pytest.fixture
+def game(user):
+    """A double-6 game for Ann, Ben and Cy: short rounds, easy numbers."""
+    return make_game(owner=user, tile_set=6)
+
+
+@pytest.fixture
+def postgres_only(db):
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: run with DATABASE_URL=postgres://...")

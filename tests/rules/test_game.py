@@ -1,0 +1,85 @@
+import pytest
+
+from scorekeeper.rules.deal import suggested_deal
+from scorekeeper.rules.game import GameRules, SequenceConflict, place_round
+
+
+def test_the_default_sequence_runs_from_the_set_down_to_zero():
+    assert GameRules(tile_set=12).one_pass == tuple(range(12, -1, -1))
+    assert GameRules(tile_set=12).round_limit == 13
+
+
+def test_the_extended_sequence_goes_back_up_after_zero():
+    rules = GameRules(tile_set=6, extended=True)
+    assert rules.one_pass == (6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6)
+    assert rules.round_limit == 2 * 6 + 1
+
+
+def test_the_next_round_takes_the_next_double():
+    rules = GameRules(tile_set=12)
+    assert place_round(rules, None, 12) == 0
+    assert place_round(rules, 0, 11) == 1
+
+
+def test_a_round_may_skip_to_a_later_double_nobody_held_the_expected_one():
+    assert place_round(GameRules(tile_set=12), 0, 9) == 3
+
+
+def test_a_double_already_played_or_skipped_cannot_start_a_round():
+    rules = GameRules(tile_set=12)
+    with pytest.raises(SequenceConflict, match="already played or skipped"):
+        place_round(rules, 3, 12)
+    with pytest.raises(SequenceConflict):
+        place_round(rules, 3, 10)  # skipped when 9-9 came after 12-12
+
+
+def test_no_round_comes_after_the_last_double_of_a_plain_game():
+    with pytest.raises(SequenceConflict, match="over"):
+        place_round(GameRules(tile_set=6), 6, 6)
+
+
+def test_an_extended_game_plays_a_double_again_on_the_way_up():
+    rules = GameRules(tile_set=6, extended=True)
+    assert place_round(rules, 6, 1) == 7  # 0-0 was position 6
+    assert place_round(rules, 7, 6) == 12  # skipping 2..5 on the way up
+
+
+def test_a_target_score_game_cycles_the_doubles_again():
+    rules = GameRules(tile_set=6, target_score=200)
+    assert rules.round_limit is None
+    assert place_round(rules, 6, 6) == 7
+    assert rules.double_at(7) == 6
+    with pytest.raises(SequenceConflict):
+        place_round(rules, 9, 5)  # 5-5 already played in the second pass
+
+
+@pytest.mark.parametrize(
+    ("rules", "field"),
+    [
+        (GameRules(tile_set=10), "tile_set"),
+        (GameRules(double_blank_penalty=-1), "double_blank_penalty"),
+        (GameRules(end_on_double_penalty=5000), "end_on_double_penalty"),
+        (GameRules(target_score=0), "target_score"),
+    ],
+)
+def test_it_names_each_option_out_of_range(rules, field):
+    assert field in rules.problems()
+
+
+def test_default_options_are_valid():
+    assert GameRules().problems() == {}
+
+
+@pytest.mark.parametrize(
+    ("tile_set", "players", "shown"),
+    [(9, 2, "20 or 21"), (9, 8, "5 or 6"), (12, 4, "12"), (12, 2, "20 or 24"), (12, 3, "15 or 16")],
+)
+def test_the_deal_hint_follows_the_rules_tables(tile_set, players, shown):
+    assert str(suggested_deal(tile_set, players)) == shown
+
+
+@pytest.mark.parametrize("tile_set", [6, 9, 12, 15, 18])
+@pytest.mark.parametrize("players", range(2, 11))
+def test_the_deal_hint_never_deals_out_the_whole_set(tile_set, players):
+    hint = suggested_deal(tile_set, players)
+    assert hint.tiles >= 1 and hint.tiles * players < (tile_set + 1) * (tile_set + 2) // 2 - 1

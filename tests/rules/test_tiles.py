@@ -1,0 +1,88 @@
+import pytest
+
+from scorekeeper.rules.tiles import (
+    DOUBLE_BLANK,
+    SUPPORTED_SETS,
+    Tile,
+    TileError,
+    all_tiles,
+    hand_range,
+    max_hand_pips,
+    parse_tile,
+    set_pips,
+    tile_count,
+)
+
+
+@pytest.mark.parametrize(
+    ("highest", "tiles", "pips"),
+    [(6, 28, 168), (9, 55, 495), (12, 91, 1092), (15, 136, 2040), (18, 190, 3420)],
+)
+def test_each_set_has_the_tiles_and_pips_of_the_rules_table(highest, tiles, pips):
+    assert tile_count(highest) == len(all_tiles(highest)) == tiles
+    assert set_pips(highest) == sum(tile.pips for tile in all_tiles(highest)) == pips
+
+
+def test_a_set_holds_each_tile_once():
+    tiles = all_tiles(12)
+    assert len(set(tiles)) == len(tiles)
+    assert DOUBLE_BLANK in tiles and Tile(12, 12) in tiles and Tile(13, 0) not in tiles
+
+
+@pytest.mark.parametrize("text", ["3-4", "4-3", " 4 - 3 "])
+def test_it_reads_a_tile_in_either_order(text):
+    assert parse_tile(text, 12) == Tile(4, 3)
+    assert str(parse_tile(text, 12)) == "4-3"
+
+
+@pytest.mark.parametrize("text", ["13-1", "1-19", "3", "3-4-5", "a-b", "", "-1-3", None, 34])
+def test_it_refuses_text_that_is_not_a_tile_of_the_set(text):
+    with pytest.raises(TileError):
+        parse_tile(text, 12)
+
+
+def test_the_worked_example_of_the_rules_holds():
+    # Double-12, round starting 12-12: one tile holds at most 23 (12-11), two at most 45.
+    assert hand_range(12, 12, 1, holds_double_blank=False).high == 23
+    assert hand_range(12, 12, 2, holds_double_blank=False).high == 45
+    assert max_hand_pips(12, 12) == 1092 - 24
+
+
+def test_the_double_blank_counts_as_a_tile_worth_nothing():
+    assert hand_range(12, 12, 1, holds_double_blank=True) == hand_range(12, 12, 0, holds_double_blank=False)
+    assert hand_range(12, 12, 2, holds_double_blank=True).high == 23
+    assert hand_range(12, 0, 1, holds_double_blank=True) is None
+
+
+def test_a_hand_cannot_hold_more_tiles_than_the_pool():
+    pool = tile_count(6) - 2  # less the starting double and the 0-0
+    assert hand_range(6, 6, pool, holds_double_blank=False) is not None
+    assert hand_range(6, 6, pool + 1, holds_double_blank=False) is None
+    assert hand_range(6, 6, pool + 1, holds_double_blank=True) is not None
+
+
+def _reachable_by_brute_force(highest, starting_double, count, holds):
+    """Every total of `count` distinct pool tiles, by dynamic programming over the tiles."""
+    pool = [t.pips for t in all_tiles(highest) if t != Tile(starting_double, starting_double) and t != DOUBLE_BLANK]
+    others = count - 1 if holds else count
+    sums = [set() for _ in range(others + 1)]
+    sums[0].add(0)
+    for value in pool:
+        for k in range(others, 0, -1):
+            sums[k] |= {s + value for s in sums[k - 1]}
+    return sums[others]
+
+
+@pytest.mark.parametrize("highest", [6, 9])
+def test_every_total_between_the_bounds_is_reachable(highest):
+    # The rules promise there are no gaps; check it exhaustively for the smaller sets.
+    for starting_double in range(highest + 1):
+        for count in range(1, 8):
+            for holds in (False, True) if starting_double else (False,):
+                reach = hand_range(highest, starting_double, count, holds)
+                exact = _reachable_by_brute_force(highest, starting_double, count, holds)
+                assert exact == set(range(reach.low, reach.high + 1)), (starting_double, count, holds)
+
+
+def test_supported_sets_are_the_five_of_the_rules():
+    assert SUPPORTED_SETS == (6, 9, 12, 15, 18)

@@ -1,0 +1,20 @@
+"""Test settings: the real settings, with a throwaway key, fast hashing and plain static storage."""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "tests-only-not-secret")
+
+from scorekeeper.settings import *  # noqa: F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# pytest-django runs with DEBUG off; the manifest storage would need collectstatic first.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+LOGGING = {"version": 1, "disable_existing_loggers": False}
+# Serve static files straight from the apps, as `runserver` does; nothing is collected in tests.
+STATIC_ROOT = None
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True
