@@ -14,6 +14,8 @@ from .rules.game import GameRules
 from .rules.rounds import Seat as SeatRule
 from .rules.tiles import SUPPORTED_SETS
 
+TILE_SET_CHOICES = [(n, f"Double-{n}") for n in SUPPORTED_SETS]
+
 
 class PlayerQuerySet(models.QuerySet):
     def for_user(self, user):
@@ -66,7 +68,7 @@ class Game(models.Model):
     players = models.ManyToManyField(Player, through="Seat", related_name="games")
 
     # The rules, fixed when the game is created.
-    tile_set = models.PositiveSmallIntegerField(choices=[(n, f"Double-{n}") for n in SUPPORTED_SETS], default=12)
+    tile_set = models.PositiveSmallIntegerField(choices=TILE_SET_CHOICES, default=12)
     double_blank_penalty = models.PositiveSmallIntegerField(default=50)
     end_on_double_penalty = models.PositiveSmallIntegerField(default=50)
     extended = models.BooleanField(default=False)
@@ -117,6 +119,12 @@ class Game(models.Model):
     def etag(self) -> str:
         return f'"game-{self.pk}-v{self.version}"'
 
+    def next_starting_double(self, last_position: int | None) -> int | None:
+        """The double the next round is expected to start with; None once the game is over."""
+        if self.is_finished:
+            return None
+        return self.rules.double_at(0 if last_position is None else last_position + 1)
+
 
 class Seat(models.Model):
     """A player's place at a game's table, with their running total and rank."""
@@ -124,9 +132,14 @@ class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="seats")
     position = models.PositiveSmallIntegerField()
+    # Summary columns kept in step by the services, so reports aggregate seats, not entries.
     total = models.IntegerField(default=0)
     rank = models.PositiveSmallIntegerField(default=1)
     is_winner = models.BooleanField(default=False)
+    rounds = models.PositiveSmallIntegerField(default=0)
+    went_out = models.PositiveSmallIntegerField(default=0)
+    double_blank_penalties = models.PositiveSmallIntegerField(default=0)
+    end_on_double_penalties = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["game", "position"]
@@ -166,7 +179,8 @@ class Round(models.Model):
 
     @property
     def etag(self) -> str:
-        return f'"round-{self.pk}-{self.updated_at.timestamp():.6f}"'
+        """Tied to the game's version, which every write in the game moves on."""
+        return f'"game-{self.game_id}-round-{self.number}-v{self.game.version}"'
 
 
 class Entry(models.Model):
@@ -203,3 +217,21 @@ class Entry(models.Model):
 
     def __str__(self):
         return f"{self.player}: {self.score}"
+
+
+class IdempotencyKey(models.Model):
+    """A POST's Idempotency-Key, kept with the response it got, so a retry gets that response again."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255)
+    request_hash = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField(null=True, help_text="Empty while the first request runs.")
+    response_body = models.JSONField(null=True)
+    location = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["owner", "key"], name="idempotency_key_unique_per_owner")]
+
+    def __str__(self):
+        return self.key

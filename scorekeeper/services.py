@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Count, F, Q, RestrictedError
 from django.utils import timezone
 
 from .models import Entry, Game, Player, Round, Seat
@@ -138,13 +138,41 @@ def correct_round(
 
 
 @transaction.atomic
-def undo_last_round(*, game: Game, expected_version: int | None = None) -> None:
+def undo_last_round(*, game: Game, number: int | None = None, expected_version: int | None = None) -> None:
+    """Delete the last round (`number`, when given, must be it)."""
     game = _lock(game, expected_version)
     last = game.rounds.order_by("-number").first()
     if last is None:
         raise Conflict("There is no round to undo.", "no_rounds")
+    if number is not None and number != last.number:
+        raise Conflict(f"Only the last round (round {last.number}) can be deleted.", "not_last_round")
     last.delete()
     _refresh(game, list(game.seats.select_related("player")))
+
+
+@transaction.atomic
+def rename_game(*, game: Game, name: str, expected_version: int | None = None) -> Game:
+    game = _lock(game, expected_version)
+    game.name = name.strip()
+    game.version += 1
+    game.save(update_fields=["name", "version", "updated_at"])
+    return game
+
+
+@transaction.atomic
+def delete_game(*, game: Game, expected_version: int | None = None) -> None:
+    _lock(game, expected_version).delete()
+
+
+def delete_player(*, player: Player) -> None:
+    """Refused while the player has a seat in any game, so no game loses a seat."""
+    if player.seats.exists():
+        raise Conflict(f"{player.name} has games: delete those games first.", "player_has_games")
+    try:
+        with transaction.atomic():
+            player.delete()
+    except RestrictedError:  # seated by a game created since the check
+        raise Conflict(f"{player.name} has games: delete those games first.", "player_has_games") from None
 
 
 def _lock(game: Game, expected_version: int | None) -> Game:
@@ -203,11 +231,30 @@ def _refresh(game: Game, seats: list[Seat], state=None) -> None:
     """Bring the summary columns (totals, ranks, winners, status) in step with the rounds."""
     state = state or _replay(game, seats)
     ranked = {row.player: row for row in standings([(s.player_id, s.player.name) for s in seats], state.totals)}
+    counts = {
+        row["player"]: row
+        for row in Entry.objects.filter(round__game=game)
+        .values("player")
+        .annotate(
+            rounds=Count("pk"),
+            went_out_count=Count("pk", filter=Q(went_out=True)),
+            double_blanks=Count("pk", filter=Q(double_blank=True)),
+            ended_on_doubles=Count("pk", filter=Q(ended_on_double=True)),
+        )
+    }
     for seat in seats:
+        row = counts.get(seat.player_id, {})
         seat.total = ranked[seat.player_id].total
         seat.rank = ranked[seat.player_id].rank
         seat.is_winner = state.finished and seat.rank == 1
-    Seat.objects.bulk_update(seats, ["total", "rank", "is_winner"])
+        seat.rounds = row.get("rounds", 0)
+        seat.went_out = row.get("went_out_count", 0)
+        seat.double_blank_penalties = row.get("double_blanks", 0) if game.double_blank_penalty else 0
+        seat.end_on_double_penalties = row.get("ended_on_doubles", 0) if game.end_on_double_penalty else 0
+    Seat.objects.bulk_update(
+        seats,
+        ["total", "rank", "is_winner", "rounds", "went_out", "double_blank_penalties", "end_on_double_penalties"],
+    )
     if state.finished and not game.is_finished:
         game.status, game.finished_at = Game.Status.FINISHED, timezone.now()
     elif not state.finished:

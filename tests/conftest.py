@@ -19,3 +19,11 @@ def game(user):
 def postgres_only(db):
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL: run with DATABASE_URL=postgres://...")
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    """allauth counts sign-ups and logins in the cache: every test starts with none."""
+    from django.core.cache import cache
+
+    cache.clear()

@@ -10,8 +10,12 @@ RULES_DIR = Path(scorekeeper.rules.__file__).parent
 def test_the_rules_module_imports_nothing_from_django():
     modules = [f"scorekeeper.rules.{path.stem}" for path in RULES_DIR.glob("*.py") if path.stem != "__init__"]
     assert len(modules) >= 5
-    code = "import sys\n" + "".join(f"import {m}\n" for m in modules) + (
-        "loaded = sorted(m for m in sys.modules if m.split('.')[0] == 'django')\nprint(loaded)\nsys.exit(bool(loaded))"
+    code = (
+        "import sys\n"
+        + "".join(f"import {m}\n" for m in modules)
+        + (
+            "loaded = sorted(m for m in sys.modules if m.split('.')[0] == 'django')\nprint(loaded)\nsys.exit(bool(loaded))"
+        )
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=RULES_DIR.parent.parent)
     assert result.returncode == 0, result.stdout + result.stderr

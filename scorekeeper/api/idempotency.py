@@ -1,0 +1,100 @@
+"""Idempotency-Key for POSTs: a retry with the same key and body gets the first response again.
+
+The key is claimed (committed) before the work starts, so a retry that arrives while the
+first request still runs is told so (409); the response is stored in the same transaction
+as the work it describes, so a stored response always matches what was written.
+"""
+
+import hashlib
+import json
+from datetime import timedelta
+from functools import wraps
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from rest_framework.exceptions import ValidationError
+from rest_framework.renderers import JSONRenderer
+from rest_framework.response import Response
+
+from scorekeeper.models import IdempotencyKey
+
+from .exceptions import IdempotencyKeyReused, RequestInProgress
+
+HEADER = "Idempotency-Key"
+KEPT_FOR = timedelta(hours=24)
+# A claim this old with no response belongs to a request that died: let a retry take it over.
+ABANDONED_AFTER = timedelta(minutes=2)
+
+
+def idempotent(method):
+    """Decorate an APIView's post()."""
+
+    @wraps(method)
+    def wrapper(view, request, *args, **kwargs):
+        key = request.headers.get(HEADER)
+        if key is None:
+            return method(view, request, *args, **kwargs)
+        if not 1 <= len(key) <= 255:
+            raise ValidationError({HEADER: ["An Idempotency-Key has 1 to 255 characters."]})
+        fingerprint = _fingerprint(request)
+        record, fresh = _claim(request.user, key, fingerprint)
+        if not fresh:
+            if record.request_hash != fingerprint:
+                raise IdempotencyKeyReused()
+            if record.status_code is None:
+                raise RequestInProgress()
+            return _replay(record)
+        try:
+            with transaction.atomic():
+                try:
+                    response = method(view, request, *args, **kwargs)
+                except Exception as exc:
+                    response = view.handle_exception(exc)
+                record.status_code = response.status_code
+                record.response_body = json.loads(JSONRenderer().render(response.data) or b"null")
+                record.location = response.get("Location", "")
+                record.save(update_fields=["status_code", "response_body", "location"])
+        except BaseException:
+            IdempotencyKey.objects.filter(pk=record.pk, status_code__isnull=True).delete()
+            raise
+        return response
+
+    return wrapper
+
+
+def _fingerprint(request) -> str:
+    body = json.dumps(request.data, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(f"{request.method} {request.path}\n{body}".encode()).hexdigest()
+
+
+def _claim(user, key: str, fingerprint: str) -> tuple[IdempotencyKey, bool]:
+    now = timezone.now()
+    IdempotencyKey.objects.filter(owner=user, key=key, created_at__lt=now - KEPT_FOR).delete()
+    for _ in range(3):  # the other request's claim may vanish between our insert and our read
+        try:
+            with transaction.atomic():
+                return IdempotencyKey.objects.create(owner=user, key=key, request_hash=fingerprint), True
+        except IntegrityError:
+            record = IdempotencyKey.objects.filter(owner=user, key=key).first()
+        if record is not None:
+            break
+    else:
+        raise RequestInProgress()
+    if record.status_code is None and record.created_at < now - ABANDONED_AFTER:
+        taken = IdempotencyKey.objects.filter(pk=record.pk, status_code__isnull=True, created_at=record.created_at)
+        if taken.update(request_hash=fingerprint, created_at=now):
+            record.request_hash = fingerprint
+            return record, True
+    return record, False
+
+
+def _replay(record: IdempotencyKey) -> Response:
+    headers = {"Idempotent-Replayed": "true"}
+    if record.location:
+        headers["Location"] = record.location
+    return Response(record.response_body, status=record.status_code, headers=headers)
+
+
+def purge_expired() -> int:
+    deleted, _ = IdempotencyKey.objects.filter(created_at__lt=timezone.now() - KEPT_FOR).delete()
+    return deleted

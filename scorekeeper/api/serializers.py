@@ -1,0 +1,235 @@
+"""Request and response shapes of API v1. Rules are checked by the rules module, not here."""
+
+from django.db.models.functions import Lower
+from rest_framework import serializers
+
+from scorekeeper.models import TILE_SET_CHOICES, Entry, Game, Player, Round
+from scorekeeper.rules.deal import suggested_deal
+from scorekeeper.rules.game import MAX_PLAYERS, MAX_TARGET_SCORE, MIN_PLAYERS, GameRules
+from scorekeeper.rules.rounds import EntryInput
+from scorekeeper.rules.tiles import DEFAULT_SET, SUPPORTED_SETS
+
+# Big enough for any real value, small enough that no database column overflows.
+BIG = 1_000_000
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(max_length=40, trim_whitespace=True)
+
+    class Meta:
+        model = Player
+        fields = ["id", "name"]
+
+    def validate_name(self, name):
+        owner = self.context["request"].user
+        taken = Player.objects.for_user(owner).annotate(lower=Lower("name")).filter(lower=name.lower())
+        if self.instance is not None:
+            taken = taken.exclude(pk=self.instance.pk)
+        if taken.exists():
+            raise serializers.ValidationError(f'You already have a player named "{name}" (names ignore case).')
+        return name
+
+
+class RulesSerializer(serializers.Serializer):
+    double_blank_penalty = serializers.IntegerField(default=50, min_value=0, max_value=1000)
+    end_on_double_penalty = serializers.IntegerField(default=50, min_value=0, max_value=1000)
+    extended = serializers.BooleanField(default=False)
+    target_score = serializers.IntegerField(default=None, allow_null=True, min_value=1, max_value=MAX_TARGET_SCORE)
+
+
+class GameCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=80, default="", allow_blank=True)
+    tile_set = serializers.ChoiceField(choices=TILE_SET_CHOICES, default=DEFAULT_SET)
+    players = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**53), min_length=MIN_PLAYERS, max_length=MAX_PLAYERS
+    )
+    rules = RulesSerializer(required=False)
+
+    def game_rules(self) -> GameRules:
+        data = self.validated_data
+        options = data.get("rules") or RulesSerializer().run_validation({})
+        return GameRules(tile_set=data["tile_set"], **options)
+
+
+class GameUpdateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=80, allow_blank=True)
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            fixed = sorted(set(data) - {"name"})
+            if fixed:
+                raise serializers.ValidationError(
+                    {field: ["Only the name of a game can change; its rules and players are fixed."] for field in fixed}
+                )
+        return super().to_internal_value(data)
+
+
+class EntryWriteSerializer(serializers.Serializer):
+    player = serializers.IntegerField(min_value=1, max_value=2**53)
+    pips = serializers.IntegerField(required=False, allow_null=True, min_value=-BIG, max_value=BIG)
+    tiles_left = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=1000)
+    tiles = serializers.ListField(
+        child=serializers.CharField(max_length=10, trim_whitespace=False),
+        required=False,
+        allow_null=True,
+        max_length=200,
+    )
+    double_blank = serializers.BooleanField(required=False, allow_null=True)
+    went_out = serializers.BooleanField(default=False)
+    ended_on_double = serializers.BooleanField(default=False)
+
+
+class RoundWriteSerializer(serializers.Serializer):
+    starting_double = serializers.IntegerField(min_value=0, max_value=max(SUPPORTED_SETS))
+    entries = EntryWriteSerializer(many=True, allow_empty=False, max_length=50)
+
+    def entry_inputs(self) -> list[EntryInput]:
+        return [
+            EntryInput(
+                player=item["player"],
+                pips=item.get("pips"),
+                tiles_left=item.get("tiles_left"),
+                tiles=item.get("tiles"),
+                double_blank=item.get("double_blank"),
+                went_out=item["went_out"],
+                ended_on_double=item["ended_on_double"],
+            )
+            for item in self.validated_data["entries"]
+        ]
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    player = serializers.IntegerField(source="player_id")
+    tiles = serializers.ListField(child=serializers.CharField())
+
+    class Meta:
+        model = Entry
+        fields = [
+            "player", "pips", "tiles_left", "tiles", "double_blank", "went_out", "ended_on_double", "penalty", "score"
+        ]  # fmt: skip
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    entries = EntrySerializer(many=True)
+
+    class Meta:
+        model = Round
+        fields = ["number", "starting_double", "blocked", "entries", "created_at", "updated_at"]
+
+
+class PlayerRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class StandingSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    total = serializers.IntegerField()
+    rank = serializers.IntegerField()
+
+
+class DealSerializer(serializers.Serializer):
+    tiles = serializers.IntegerField()
+    alternative = serializers.IntegerField(allow_null=True)
+
+
+class GameListSerializer(serializers.ModelSerializer):
+    """A game as listed: everything but the rounds. Needs seats prefetched and `last_position`."""
+
+    rules = serializers.SerializerMethodField()
+    players = serializers.SerializerMethodField()
+    next_starting_double = serializers.SerializerMethodField()
+    standings = serializers.SerializerMethodField()
+    winners = serializers.SerializerMethodField()
+    rounds_planned = serializers.SerializerMethodField()
+    suggested_deal = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = [
+            "id", "name", "tile_set", "rules", "players", "status", "next_starting_double", "standings", "winners",
+            "rounds_planned", "suggested_deal", "created_at", "updated_at", "finished_at",
+        ]  # fmt: skip
+
+    @staticmethod
+    def _seats(game):
+        return sorted(game.seats.all(), key=lambda seat: seat.position)
+
+    def get_rules(self, game) -> RulesSerializer:
+        rules = game.rules
+        return RulesSerializer(
+            {
+                "double_blank_penalty": rules.double_blank_penalty,
+                "end_on_double_penalty": rules.end_on_double_penalty,
+                "extended": rules.extended,
+                "target_score": rules.target_score,
+            }
+        ).data
+
+    def get_players(self, game) -> PlayerRefSerializer(many=True):
+        return [{"id": seat.player_id, "name": seat.player.name} for seat in self._seats(game)]
+
+    def get_next_starting_double(self, game) -> int | None:
+        return game.next_starting_double(game.last_position)
+
+    def get_standings(self, game) -> StandingSerializer(many=True):
+        ranked = sorted(self._seats(game), key=lambda seat: (seat.rank, seat.position))
+        return [{"player": s.player_id, "name": s.player.name, "total": s.total, "rank": s.rank} for s in ranked]
+
+    def get_winners(self, game) -> list[int]:
+        return [seat.player_id for seat in self._seats(game) if seat.is_winner]
+
+    def get_rounds_planned(self, game) -> int | None:
+        return game.rules.round_limit
+
+    def get_suggested_deal(self, game) -> DealSerializer:
+        hint = suggested_deal(game.tile_set, len(game.seats.all()))
+        return {"tiles": hint.tiles, "alternative": hint.alternative}
+
+
+class GameSerializer(GameListSerializer):
+    """One game with its rounds. Needs rounds and their entries prefetched."""
+
+    rounds = RoundSerializer(many=True)
+
+    class Meta(GameListSerializer.Meta):
+        fields = [*GameListSerializer.Meta.fields[:6], "rounds", *GameListSerializer.Meta.fields[6:]]
+
+
+class StatsQuerySerializer(serializers.Serializer):
+    tile_set = serializers.ChoiceField(choices=TILE_SET_CHOICES, required=False)
+    period = serializers.ChoiceField(choices=["month", "year", "all"], default="all")
+
+
+class FiguresSerializer(serializers.Serializer):
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    win_rate = serializers.FloatField()
+    average_total = serializers.FloatField(allow_null=True)
+    rounds = serializers.IntegerField()
+    went_out = serializers.IntegerField()
+    double_blank_penalties = serializers.IntegerField()
+    end_on_double_penalties = serializers.IntegerField()
+
+
+class LeaderboardRowSerializer(FiguresSerializer):
+    player = serializers.SerializerMethodField()
+
+    def get_player(self, player) -> PlayerRefSerializer:
+        return {"id": player.pk, "name": player.name}
+
+
+class ByDoubleSerializer(serializers.Serializer):
+    starting_double = serializers.IntegerField()
+    rounds = serializers.IntegerField()
+    average_pips = serializers.FloatField()
+    average_score = serializers.FloatField()
+
+
+class PlayerStatsSerializer(LeaderboardRowSerializer):
+    went_out_rate = serializers.FloatField()
+    best_total = serializers.IntegerField(allow_null=True)
+    worst_total = serializers.IntegerField(allow_null=True)
+    average_round_score = serializers.FloatField(allow_null=True)
+    by_starting_double = ByDoubleSerializer(many=True)

@@ -1,0 +1,63 @@
+"""Leaderboard and player figures, aggregated by the database from the seats' summary columns."""
+
+from django.db.models import Avg, Count, F, FloatField, Max, Min, Q, Sum, Value
+from django.db.models.functions import Cast, Coalesce, NullIf
+
+from .models import Entry, Game, Player
+
+
+def _finished_seats(tile_set: int | None = None, since=None) -> Q:
+    condition = Q(seats__game__status=Game.Status.FINISHED)
+    if tile_set is not None:
+        condition &= Q(seats__game__tile_set=tile_set)
+    if since is not None:
+        condition &= Q(seats__game__finished_at__gte=since)
+    return condition
+
+
+def with_figures(players, *, tile_set: int | None = None, since=None):
+    """Annotate players with their figures over finished games (one query, one join)."""
+    done = _finished_seats(tile_set, since)
+    return players.annotate(
+        games=Count("seats", filter=done),
+        wins=Count("seats", filter=done & Q(seats__is_winner=True)),
+        total_sum=Coalesce(Sum("seats__total", filter=done), 0),
+        average_total=Avg("seats__total", filter=done),
+        best_total=Min("seats__total", filter=done),
+        worst_total=Max("seats__total", filter=done),
+        rounds=Coalesce(Sum("seats__rounds", filter=done), 0),
+        went_out=Coalesce(Sum("seats__went_out", filter=done), 0),
+        double_blank_penalties=Coalesce(Sum("seats__double_blank_penalties", filter=done), 0),
+        end_on_double_penalties=Coalesce(Sum("seats__end_on_double_penalties", filter=done), 0),
+    ).annotate(
+        win_rate=Coalesce(Cast(F("wins"), FloatField()) / Cast(NullIf(F("games"), 0), FloatField()), Value(0.0)),
+        went_out_rate=Coalesce(
+            Cast(F("went_out"), FloatField()) / Cast(NullIf(F("rounds"), 0), FloatField()), Value(0.0)
+        ),
+        average_round_score=Cast(F("total_sum"), FloatField()) / Cast(NullIf(F("rounds"), 0), FloatField()),
+    )
+
+
+def leaderboard(user, *, tile_set: int | None = None, since=None):
+    """Every player of `user`: most wins first, then win rate, then the lower average total."""
+    return with_figures(Player.objects.for_user(user), tile_set=tile_set, since=since).order_by(
+        F("wins").desc(), F("win_rate").desc(), F("average_total").asc(nulls_last=True), "name", "pk"
+    )
+
+
+def player_figures(player, *, tile_set: int | None = None, since=None):
+    return with_figures(Player.objects.filter(pk=player.pk), tile_set=tile_set, since=since).get()
+
+
+def by_starting_double(player, *, tile_set: int | None = None, since=None):
+    """Per starting double: rounds played, average pips and average score, in finished games."""
+    entries = Entry.objects.filter(player=player, round__game__status=Game.Status.FINISHED)
+    if tile_set is not None:
+        entries = entries.filter(round__game__tile_set=tile_set)
+    if since is not None:
+        entries = entries.filter(round__game__finished_at__gte=since)
+    return (
+        entries.values(starting_double=F("round__starting_double"))
+        .annotate(rounds=Count("pk"), average_pips=Avg("pips"), average_score=Avg("score"))
+        .order_by("-starting_double")
+    )

@@ -1,0 +1,49 @@
+import pytest
+
+from scorekeeper.models import Player
+from tests.api.conftest import round_body, start_game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_creates_lists_renames_and_deletes_a_player(client_kind):
+    api = client_kind
+    created = api.post("/api/v1/players/", {"name": "  Ann  "})
+    assert created.status_code == 201 and created.json()["name"] == "Ann"
+    pk = created.json()["id"]
+    listing = api.get("/api/v1/players/").json()
+    assert listing["count"] == 1 and listing["results"] == [{"id": pk, "name": "Ann"}]
+    assert api.patch(f"/api/v1/players/{pk}/", {"name": "Annie"}).json() == {"id": pk, "name": "Annie"}
+    assert api.get(f"/api/v1/players/{pk}/").json()["name"] == "Annie"
+    assert api.delete(f"/api/v1/players/{pk}/").status_code == 204
+    assert not Player.objects.filter(pk=pk).exists()
+
+
+def test_names_are_unique_per_user_ignoring_case(app, other_app):
+    app.post("/api/v1/players/", {"name": "Ann"})
+    response = app.post("/api/v1/players/", {"name": "ANN"})
+    assert response.status_code == 400 and "name" in response.json()
+    assert other_app.post("/api/v1/players/", {"name": "ann"}).status_code == 201
+
+
+@pytest.mark.parametrize("body", [{}, {"name": ""}, {"name": "x" * 41}, {"name": ["Ann"]}])
+def test_a_bad_name_is_a_400_naming_the_field(app, body):
+    response = app.post("/api/v1/players/", body)
+    assert response.status_code == 400 and "name" in response.json()
+    assert Player.objects.count() == 0
+
+
+def test_put_is_not_offered(app):
+    pk = app.post("/api/v1/players/", {"name": "Ann"}).json()["id"]
+    assert app.put(f"/api/v1/players/{pk}/", {"name": "B"}).status_code == 405
+
+
+def test_a_player_with_games_cannot_be_deleted(app):
+    game = start_game(app)
+    pk = game["players"][0]["id"]
+    response = app.delete(f"/api/v1/players/{pk}/")
+    assert response.status_code == 409 and "games" in response.json()["detail"]
+    assert Player.objects.filter(pk=pk).exists()
+    app.post(f"/api/v1/games/{game['id']}/rounds/", round_body(game, 6, 3, 4))
+    assert app.delete(f"/api/v1/games/{game['id']}/").status_code == 204
+    assert app.delete(f"/api/v1/players/{pk}/").status_code == 204
