@@ -19,7 +19,7 @@ def with_figures(players, *, tile_set: int | None = None, since=None):
     """Annotate players with their figures over finished games (one query, one join)."""
     done = _finished_seats(tile_set, since)
     return players.annotate(
-        games=Count("seats", filter=done),
+        game_count=Count("seats", filter=done),
         wins=Count("seats", filter=done & Q(seats__is_winner=True)),
         total_sum=Coalesce(Sum("seats__total", filter=done), 0),
         average_total=Avg("seats__total", filter=done),
@@ -30,7 +30,7 @@ def with_figures(players, *, tile_set: int | None = None, since=None):
         double_blank_penalties=Coalesce(Sum("seats__double_blank_penalties", filter=done), 0),
         end_on_double_penalties=Coalesce(Sum("seats__end_on_double_penalties", filter=done), 0),
     ).annotate(
-        win_rate=Coalesce(Cast(F("wins"), FloatField()) / Cast(NullIf(F("games"), 0), FloatField()), Value(0.0)),
+        win_rate=Coalesce(Cast(F("wins"), FloatField()) / Cast(NullIf(F("game_count"), 0), FloatField()), Value(0.0)),
         went_out_rate=Coalesce(
             Cast(F("went_out"), FloatField()) / Cast(NullIf(F("rounds"), 0), FloatField()), Value(0.0)
         ),

@@ -39,7 +39,12 @@ def handle(exc, context):
         exc = PreconditionFailed()  # only If-Match hands the services an expected version
     if isinstance(exc, ProtectedError | RestrictedError):
         return Response({"detail": "It is still in use by a game.", "code": "in_use"}, status=status.HTTP_409_CONFLICT)
-    return exception_handler(exc, context)
+    response = exception_handler(exc, context)
+    if response is not None and isinstance(exc, APIException) and isinstance(response.data, dict):
+        codes = exc.get_codes()
+        if "detail" in response.data and isinstance(codes, str):
+            response.data["code"] = codes
+    return response
 
 
 def _invalid_body(exc: InvalidInput, context) -> dict:

@@ -203,7 +203,7 @@ class StatsQuerySerializer(serializers.Serializer):
 
 
 class FiguresSerializer(serializers.Serializer):
-    games = serializers.IntegerField()
+    games = serializers.IntegerField(source="game_count")
     wins = serializers.IntegerField()
     win_rate = serializers.FloatField()
     average_total = serializers.FloatField(allow_null=True)

@@ -32,8 +32,8 @@ class Api:
     def patch(self, path, body=None, **kw):
         return self._call("patch", path, body, **kw)
 
-    def delete(self, path, **kw):
-        return self._call("delete", path, **kw)
+    def delete(self, path, body=None, **kw):
+        return self._call("delete", path, body, **kw)
 
 
 def app_for(email: str) -> Api:
