@@ -30,6 +30,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	SECRET_KEY=lint $(BIN)/python manage.py makemigrations --check --dry-run
+	SECRET_KEY=lint $(BIN)/python manage.py spectacular --validate --fail-on-warn --file /dev/null
 
 format: install
 	$(BIN)/ruff check --fix .

@@ -91,8 +91,8 @@ TEMPLATES = [
 
 # Database: SQLite file by default, PostgreSQL (psycopg 3) when DATABASE_URL says so.
 DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+    "default": dj_database_url.parse(
+        os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "600")),
         conn_health_checks=True,
     )

@@ -3,11 +3,14 @@
 import re
 
 from django.db.models import Max, Prefetch
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.http import parse_etags
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, serializers, status
+from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -47,8 +50,10 @@ class RoundErrorItemSerializer(serializers.Serializer):
 
 
 class RoundErrorsSerializer(serializers.Serializer):
-    detail = serializers.CharField()
-    errors = RoundErrorItemSerializer(many=True)
+    """A round that breaks a rule; malformed fields come back in DRF's {field: [messages]} shape instead."""
+
+    detail = serializers.CharField(required=False)
+    errors = RoundErrorItemSerializer(many=True, required=False)
 
 
 def _errors(*codes: int) -> dict:
@@ -105,6 +110,10 @@ class PlayerList(generics.ListCreateAPIView):
     def get_queryset(self):
         return Player.objects.for_user(self.request.user)
 
+    @extend_schema(responses={200: PlayerSerializer(many=True), **_errors(401, 404)})
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
     @extend_schema(parameters=[IDEMPOTENCY_KEY], responses={201: PlayerSerializer, **_errors(400, 401, 409, 422)})
     @idempotent
     def post(self, request, *args, **kwargs):
@@ -134,13 +143,16 @@ class GameList(APIView):
     pagination_class = generics.ListAPIView.pagination_class
 
     @extend_schema(
-        responses={200: GameListSerializer(many=True), **_errors(401)},
-        parameters=[OpenApiParameter("status", str, enum=["in_progress", "finished"])],
+        responses={200: GameListSerializer(many=True), **_errors(400, 401, 404)},
+        parameters=[OpenApiParameter("status", str, enum=Game.Status.values)],
     )
     def get(self, request):
         games = games_for(request.user)
-        if request.query_params.get("status") in Game.Status.values:
-            games = games.filter(status=request.query_params["status"])
+        wanted = request.query_params.get("status")
+        if wanted is not None:
+            if wanted not in Game.Status.values:
+                raise ValidationError({"status": [f"Choose one of: {', '.join(Game.Status.values)}."]})
+            games = games.filter(status=wanted)
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(games, request, view=self)
         return paginator.get_paginated_response(GameListSerializer(page, many=True).data)
@@ -266,6 +278,12 @@ class RoundDetail(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+@csrf_exempt  # nothing happens here, and the answer must be JSON whatever the method
+def not_found(request, *args, **kwargs):
+    """Any other path under /api/v1/ answers in JSON, as the API does, not with an HTML page."""
+    return JsonResponse({"detail": "Not found.", "code": "not_found"}, status=404)
+
+
 def _period_start(period: str):
     now = timezone.now()
     if period == "month":
@@ -285,7 +303,7 @@ class Leaderboard(APIView):
     pagination_class = generics.ListAPIView.pagination_class
 
     @extend_schema(
-        parameters=STATS_PARAMETERS, responses={200: LeaderboardRowSerializer(many=True), **_errors(400, 401)}
+        parameters=STATS_PARAMETERS, responses={200: LeaderboardRowSerializer(many=True), **_errors(400, 401, 404)}
     )
     def get(self, request):
         query = StatsQuerySerializer(data=request.query_params)
