@@ -6,7 +6,7 @@ A route added without an entry in ROUTES fails the first test, so none goes unch
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from tests.api.conftest import round_body, start_game
+from tests.api.conftest import browser_for, round_body, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -49,6 +49,11 @@ def url_of(name, owned):
 @pytest.mark.parametrize("name", sorted(ROUTES))
 def test_the_owner_reads_every_route(app, owned, name):
     assert app.get(url_of(name, owned)).status_code == 200
+
+
+@pytest.mark.parametrize("name", sorted(ROUTES))
+def test_the_owner_reads_every_route_with_a_browser_session_too(app, owned, name):
+    assert browser_for(app.user).get(url_of(name, owned)).status_code == 200
 
 
 @pytest.mark.parametrize("name", sorted(ROUTES))
