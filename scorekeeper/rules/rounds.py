@@ -318,12 +318,16 @@ def _check_hand(rules: GameRules, starting_double: int, hand: _Hand) -> list[Rou
             )
         )
     elif hand.pips not in reach:
-        bound = f"at most {reach.high}" if hand.pips > reach.high else f"at least {reach.low}"
+        tiles = f"{_plural(hand.tiles_left, 'tile')}{counting}"
+        bound = (
+            f"the most {tiles} can hold is {reach.high}"
+            if hand.pips > reach.high
+            else f"the least {tiles} can hold is {reach.low}"
+        )
         errors.append(
             error(
                 "pips_unreachable",
-                f"{_plural(hand.tiles_left, 'tile')} cannot hold {hand.pips} pips {on_table}"
-                f" ({_plural(hand.tiles_left, 'tile')}{counting} hold {bound}).",
+                f"{_plural(hand.tiles_left, 'tile')} cannot hold {hand.pips} pips {on_table} ({bound}).",
                 "pips",
                 8,
             )
