@@ -2,24 +2,27 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from . import views
+from . import (
+    converters,  # noqa: F401 - registers <id:...>
+    views,
+)
 from .api import views as api_views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("games/new/", views.new_game, name="new_game"),
-    path("games/<int:pk>/", views.game, name="game"),
-    path("games/<int:pk>/rounds/new/", views.record_round, name="record_round"),
-    path("games/<int:pk>/rounds/<int:number>/edit/", views.edit_round, name="edit_round"),
-    path("games/<int:pk>/rounds/undo/", views.undo_round, name="undo_round"),
-    path("games/<int:pk>/rename/", views.rename_game, name="rename_game"),
-    path("games/<int:pk>/rematch/", views.rematch, name="rematch"),
-    path("games/<int:pk>/delete/", views.delete_game, name="delete_game"),
+    path("games/<id:pk>/", views.game, name="game"),
+    path("games/<id:pk>/rounds/new/", views.record_round, name="record_round"),
+    path("games/<id:pk>/rounds/<id:number>/edit/", views.edit_round, name="edit_round"),
+    path("games/<id:pk>/rounds/undo/", views.undo_round, name="undo_round"),
+    path("games/<id:pk>/rename/", views.rename_game, name="rename_game"),
+    path("games/<id:pk>/rematch/", views.rematch, name="rematch"),
+    path("games/<id:pk>/delete/", views.delete_game, name="delete_game"),
     path("history/", views.history, name="history"),
     path("players/", views.players, name="players"),
     path("players/add/", views.add_player, name="add_player"),
-    path("players/<int:pk>/", views.player, name="player"),
-    path("players/<int:pk>/delete/", views.delete_player, name="delete_player"),
+    path("players/<id:pk>/", views.player, name="player"),
+    path("players/<id:pk>/delete/", views.delete_player, name="delete_player"),
     path("rules/", views.rules, name="rules"),
     path("accounts/", include("allauth.urls")),
     path("_allauth/", include("allauth.headless.urls")),
