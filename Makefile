@@ -8,7 +8,11 @@ PYTHON ?= $(shell for p in python3.13 python3.12 python3; do $$p -c 'import sys;
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint format clean
+# Browser tests drive Debian's chromium (Playwright's own browser download is not used).
+CHROMIUM := /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
+
+.PHONY: install browser run test lint format clean
 
 install: $(VENV)/.installed
 
@@ -23,7 +27,10 @@ run: install
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-test: install
+browser:
+	@test -x $(CHROMIUM) || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
+
+test: install browser
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: install
