@@ -3,17 +3,18 @@
 Callers turn InvalidInput into a 400 (or a form error) and Conflict into a 409.
 """
 
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, F, Q, RestrictedError
+from django.db.models import F, RestrictedError
 from django.utils import timezone
 
 from .models import Entry, Game, Player, Round, Seat
 from .rules.game import MAX_PLAYERS, MIN_PLAYERS, GameRules, SequenceConflict, place_round
-from .rules.rounds import EntryInput, InvalidRound, RoundError, ScoredRound, score_round
-from .rules.scoring import PlayedRound, progress, standings
+from .rules.rounds import EntryInput, InvalidRound, RoundError, ScoredEntry, ScoredRound, score_round
+from .rules.scoring import PlayedRound, Progress, progress, standings
 
 
 class ScoreKeepingError(Exception):
@@ -73,6 +74,60 @@ def create_game(*, owner, players: Sequence[int], rules: GameRules, name: str = 
 
 
 @transaction.atomic
+def import_game(
+    *,
+    owner,
+    players: Sequence[int],
+    rules: GameRules,
+    rounds: Sequence[tuple[int, Sequence[EntryInput]]],
+    name: str = "",
+    played_at=None,
+) -> Game:
+    """A game played elsewhere (or seeded), with all its rounds, in a few bulk inserts.
+
+    Every round passes the same checks as one recorded at the table."""
+    game = create_game(owner=owner, players=players, rules=rules, name=name)
+    seats = list(game.seats.select_related("player").order_by("position"))
+    rule_seats = [seat.as_rule() for seat in seats]
+    to_create, scored_rounds, last = [], [], None
+    for number, (starting_double, entries) in enumerate(rounds, start=1):
+        try:
+            scored = score_round(rules, starting_double, rule_seats, entries)
+            last = place_round(rules, last, starting_double)
+        except InvalidRound as invalid:
+            raise InvalidInput({f"rounds[{number - 1}]": [str(invalid)]}, invalid.errors) from None
+        except SequenceConflict as conflict:
+            raise InvalidInput({f"rounds[{number - 1}]": [str(conflict)]}) from None
+        to_create.append(
+            Round(game=game, number=number, position=last, starting_double=starting_double, blocked=scored.blocked)
+        )
+        scored_rounds.append(scored)
+    created = Round.objects.bulk_create(to_create)
+    position = {seat.player_id: seat.position for seat in seats}
+    Entry.objects.bulk_create(
+        _entry(round_, position[entry.player], entry) for round_, scored in zip(created, scored_rounds, strict=True)
+        for entry in scored.entries
+    )  # fmt: skip
+    played = (
+        (round_.number, round_.position, e.player, e.score, e.went_out, e.double_blank, e.ended_on_double)
+        for round_, scored in zip(created, scored_rounds, strict=True)
+        for e in scored.entries
+    )
+    state = _summarise(rules, seats, played)
+    if state.ended_after is not None and state.ended_after < len(created):
+        raise InvalidInput({"rounds": [f"The game ended after round {state.ended_after}; no round can follow it."]})
+    Seat.objects.bulk_update(seats, SEAT_SUMMARY)
+    when = played_at or timezone.now()
+    Game.objects.filter(pk=game.pk).update(
+        created_at=when,
+        status=Game.Status.FINISHED if state.finished else Game.Status.IN_PROGRESS,
+        finished_at=when if state.finished else None,
+    )
+    game.refresh_from_db()
+    return game
+
+
+@transaction.atomic
 def record_round(
     *, game: Game, starting_double: int, entries: Sequence[EntryInput], expected_version: int | None = None
 ) -> Round:
@@ -126,14 +181,13 @@ def correct_round(
     _save_entries(round_, seats, scored)
     round_.blocked = scored.blocked
     round_.save(update_fields=["blocked", "updated_at"])
-    state = _replay(game, seats)
+    state = _refresh(game, seats)
     if state.ended_after is not None and state.ended_after < game.rounds.count():
-        raise Conflict(
+        raise Conflict(  # the transaction rolls the correction back
             f"With this correction the game ends after round {state.ended_after}, but later rounds are "
             "recorded: undo them first.",
             "correction_ends_game_early",
         )
-    _refresh(game, seats, state)
     return round_
 
 
@@ -195,66 +249,59 @@ def _score(game: Game, seats: list[Seat], starting_double: int, entries: Sequenc
 
 def _save_entries(round_: Round, seats: list[Seat], scored: ScoredRound) -> None:
     position = {seat.player_id: seat.position for seat in seats}
-    Entry.objects.bulk_create(
-        Entry(
-            round=round_,
-            player_id=entry.player,
-            position=position[entry.player],
-            pips=entry.pips,
-            tiles_left=entry.tiles_left,
-            tiles=list(entry.tiles),
-            double_blank=entry.double_blank,
-            went_out=entry.went_out,
-            ended_on_double=entry.ended_on_double,
-            penalty=entry.penalty,
-            score=entry.score,
-        )
-        for entry in scored.entries
+    Entry.objects.bulk_create(_entry(round_, position[entry.player], entry) for entry in scored.entries)
+
+
+def _entry(round_: Round, position: int, entry: ScoredEntry) -> Entry:
+    return Entry(
+        round=round_,
+        player_id=entry.player,
+        position=position,
+        pips=entry.pips,
+        tiles_left=entry.tiles_left,
+        tiles=list(entry.tiles),
+        double_blank=entry.double_blank,
+        went_out=entry.went_out,
+        ended_on_double=entry.ended_on_double,
+        penalty=entry.penalty,
+        score=entry.score,
     )
 
 
-def _replay(game: Game, seats: list[Seat]):
-    scores: dict[int, dict[int, int]] = {}
-    positions: dict[int, int] = {}
-    for round_id, position, player_id, score in (
-        Entry.objects.filter(round__game=game)
-        .order_by("round__number")
-        .values_list("round_id", "round__position", "player_id", "score")
-    ):
-        positions[round_id] = position
-        scores.setdefault(round_id, {})[player_id] = score
-    played = [PlayedRound(positions[round_id], scores[round_id]) for round_id in positions]
-    return progress(game.rules, [seat.player_id for seat in seats], played)
-
-
-def _refresh(game: Game, seats: list[Seat], state=None) -> None:
-    """Bring the summary columns (totals, ranks, winners, status) in step with the rounds."""
-    state = state or _replay(game, seats)
+def _summarise(rules: GameRules, seats: list[Seat], played) -> Progress:
+    """Set each seat's summary columns from the game's entries, given in round order as
+    (round, position, player, score, went_out, double_blank, ended_on_double); return the progress."""
+    rounds: dict = {}
+    counts: dict[int, Counter] = defaultdict(Counter)
+    for key, position, player, score, went_out, double_blank, ended_on_double in played:
+        rounds.setdefault(key, (position, {}))[1][player] = score
+        counts[player].update(rounds=1, went_out=went_out, double_blank=double_blank, ended=ended_on_double)
+    state = progress(rules, [seat.player_id for seat in seats], [PlayedRound(*round_) for round_ in rounds.values()])
     ranked = {row.player: row for row in standings([(s.player_id, s.player.name) for s in seats], state.totals)}
-    counts = {
-        row["player"]: row
-        for row in Entry.objects.filter(round__game=game)
-        .values("player")
-        .annotate(
-            rounds=Count("pk"),
-            went_out_count=Count("pk", filter=Q(went_out=True)),
-            double_blanks=Count("pk", filter=Q(double_blank=True)),
-            ended_on_doubles=Count("pk", filter=Q(ended_on_double=True)),
-        )
-    }
     for seat in seats:
-        row = counts.get(seat.player_id, {})
+        count = counts[seat.player_id]
         seat.total = ranked[seat.player_id].total
         seat.rank = ranked[seat.player_id].rank
         seat.is_winner = state.finished and seat.rank == 1
-        seat.rounds = row.get("rounds", 0)
-        seat.went_out = row.get("went_out_count", 0)
-        seat.double_blank_penalties = row.get("double_blanks", 0) if game.double_blank_penalty else 0
-        seat.end_on_double_penalties = row.get("ended_on_doubles", 0) if game.end_on_double_penalty else 0
-    Seat.objects.bulk_update(
-        seats,
-        ["total", "rank", "is_winner", "rounds", "went_out", "double_blank_penalties", "end_on_double_penalties"],
+        seat.rounds = count["rounds"]
+        seat.went_out = count["went_out"]
+        seat.double_blank_penalties = count["double_blank"] if rules.double_blank_penalty else 0
+        seat.end_on_double_penalties = count["ended"] if rules.end_on_double_penalty else 0
+    return state
+
+
+SEAT_SUMMARY = ["total", "rank", "is_winner", "rounds", "went_out", "double_blank_penalties", "end_on_double_penalties"]
+
+
+def _refresh(game: Game, seats: list[Seat]) -> Progress:
+    """Bring the summary columns (totals, ranks, winners, status) in step with the rounds."""
+    played = (
+        Entry.objects.filter(round__game=game)
+        .order_by("round__number")
+        .values_list("round_id", "round__position", "player_id", "score", "went_out", "double_blank", "ended_on_double")
     )
+    state = _summarise(game.rules, seats, played)
+    Seat.objects.bulk_update(seats, SEAT_SUMMARY)
     if state.finished and not game.is_finished:
         game.status, game.finished_at = Game.Status.FINISHED, timezone.now()
     elif not state.finished:
@@ -263,3 +310,4 @@ def _refresh(game: Game, seats: list[Seat], state=None) -> None:
         status=game.status, finished_at=game.finished_at, version=F("version") + 1, updated_at=timezone.now()
     )
     game.refresh_from_db(fields=["version", "updated_at"])
+    return state

@@ -1,0 +1,32 @@
+import random
+
+from django.core.management.base import BaseCommand
+from tqdm import tqdm
+
+from scorekeeper.demo import PlayerFactory, UserFactory, seed_games
+
+
+class Command(BaseCommand):
+    help = "Create demo users, players and finished games whose every round is a real deal."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--games", type=int, default=50, help="finished games per user (default 50)")
+        parser.add_argument("--users", type=int, default=1, help="how many users (default 1)")
+        parser.add_argument("--players", type=int, default=6, help="players per user (default 6)")
+        parser.add_argument("--email", help="seed this user (created if missing; password table-talk-42)")
+        parser.add_argument("--seed", type=int, default=None, help="random seed, for repeatable data")
+
+    def handle(self, *args, games, users, players, email, seed, **options):
+        rng = random.Random(seed)
+        owners = [UserFactory(email=email)] if email else UserFactory.create_batch(users)
+        with tqdm(total=games * len(owners), unit="game", disable=options["verbosity"] == 0) as bar:
+            for owner in owners:
+                table = [PlayerFactory(owner=owner, name=name) for name in _names(rng, players)]
+                seed_games(owner, table, games, rng, progress=bar)
+        for owner in owners:
+            self.stdout.write(f"{owner.email}: {owner.games.count()} games, {owner.players.count()} players")
+
+
+def _names(rng, count):
+    pool = ["Ann", "Ben", "Cy", "Dot", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kim", "Lou"]
+    return rng.sample(pool, min(count, len(pool)))
