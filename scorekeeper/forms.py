@@ -6,6 +6,7 @@ from django.db.models.functions import Lower
 from .models import TILE_SET_CHOICES, Player
 from .rules.game import MAX_PENALTY, MAX_TARGET_SCORE, GameRules
 from .rules.rounds import EntryInput
+from .stats import PERIODS, SORTS, period_start
 
 NUMERIC = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
 
@@ -166,3 +167,19 @@ class RoundForm(forms.Form):
 
 class RenameGameForm(forms.Form):
     name = forms.CharField(max_length=80, required=False)
+
+
+class StatsFilterForm(forms.Form):
+    """Filters of the leaderboard and player pages; anything unknown falls back to all games."""
+
+    tile_set = forms.TypedChoiceField(
+        choices=[("", "All sets"), *TILE_SET_CHOICES], coerce=int, empty_value=None, required=False, label="Set"
+    )
+    period = forms.ChoiceField(choices=list(PERIODS.items()), required=False, label="Period")
+    sort = forms.ChoiceField(
+        choices=[(f"{sign}{key}", key) for key in SORTS for sign in ("", "-")], required=False, widget=forms.HiddenInput
+    )
+
+    def options(self) -> dict:
+        data = self.cleaned_data if self.is_valid() else {}
+        return {"tile_set": data.get("tile_set"), "since": period_start(data.get("period") or "all")}

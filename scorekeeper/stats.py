@@ -1,9 +1,33 @@
 """Leaderboard and player figures, aggregated by the database from the seats' summary columns."""
 
 from django.db.models import Avg, Count, F, FloatField, Max, Min, Q, Sum, Value
-from django.db.models.functions import Cast, Coalesce, NullIf
+from django.db.models.functions import Cast, Coalesce, Lower, NullIf
+from django.utils import timezone
 
-from .models import Entry, Game, Player
+from .models import Entry, Game, Player, Seat
+
+PERIODS = {"month": "This month", "year": "This year", "all": "All time"}
+SORTS = [
+    "name",
+    "games",
+    "wins",
+    "win_rate",
+    "average_total",
+    "rounds",
+    "went_out",
+    "double_blank_penalties",
+    "end_on_double_penalties",
+]
+
+
+def period_start(period: str):
+    """When a reporting period began: the first of this month or year, or None for all time."""
+    now = timezone.localtime()
+    if period == "month":
+        return now.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+    if period == "year":
+        return now.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
+    return None
 
 
 def _finished_seats(tile_set: int | None = None, since=None) -> Q:
@@ -38,11 +62,15 @@ def with_figures(players, *, tile_set: int | None = None, since=None):
     )
 
 
-def leaderboard(user, *, tile_set: int | None = None, since=None):
-    """Every player of `user`: most wins first, then win rate, then the lower average total."""
-    return with_figures(Player.objects.for_user(user), tile_set=tile_set, since=since).order_by(
-        F("wins").desc(), F("win_rate").desc(), F("average_total").asc(nulls_last=True), "name", "pk"
-    )
+def leaderboard(user, *, tile_set: int | None = None, since=None, sort: str | None = None):
+    """Every player of `user`: most wins first, then win rate, then the lower average total.
+
+    `sort` (one of SORTS, "-" in front for descending) puts one column first instead."""
+    order = [F("wins").desc(), F("win_rate").desc(), F("average_total").asc(nulls_last=True), Lower("name"), "pk"]
+    if sort and sort.lstrip("-") in SORTS:
+        key = Lower("name") if sort.lstrip("-") == "name" else F(sort.lstrip("-"))
+        order.insert(0, key.desc(nulls_last=True) if sort.startswith("-") else key.asc(nulls_last=True))
+    return with_figures(Player.objects.for_user(user), tile_set=tile_set, since=since).order_by(*order)
 
 
 def player_figures(player, *, tile_set: int | None = None, since=None):
@@ -61,3 +89,34 @@ def by_starting_double(player, *, tile_set: int | None = None, since=None):
         .annotate(rounds=Count("pk"), average_pips=Avg("pips"), average_score=Avg("score"))
         .order_by("-starting_double")
     )
+
+
+def head_to_head(player, *, tile_set: int | None = None, since=None):
+    """Against each opponent met in finished games: games together, finished ahead, behind, level."""
+    seats = Seat.objects.filter(player=player, game__status=Game.Status.FINISHED)
+    if tile_set is not None:
+        seats = seats.filter(game__tile_set=tile_set)
+    if since is not None:
+        seats = seats.filter(game__finished_at__gte=since)
+    # One join from my seat to every seat of the same game; each row pairs me with one opponent.
+    return (
+        seats.values(opponent=F("game__seats__player"), opponent_name=F("game__seats__player__name"))
+        .exclude(opponent=player.pk)
+        .annotate(
+            games=Count("pk"),
+            ahead=Count("pk", filter=Q(total__lt=F("game__seats__total"))),
+            behind=Count("pk", filter=Q(total__gt=F("game__seats__total"))),
+            level=Count("pk", filter=Q(total=F("game__seats__total"))),
+        )
+        .order_by("-games", "opponent_name")
+    )
+
+
+def game_totals(player, *, limit: int = 100):
+    """The player's most recent finished games, oldest first: (finished_at, total, won)."""
+    recent = (
+        Seat.objects.filter(player=player, game__status=Game.Status.FINISHED)
+        .order_by("-game__finished_at")
+        .values_list("game__finished_at", "total", "is_winner")[:limit]
+    )
+    return list(reversed(recent))

@@ -24,6 +24,7 @@ urlpatterns = [
     path("players/<id:pk>/", views.player, name="player"),
     path("players/<id:pk>/delete/", views.delete_player, name="delete_player"),
     path("rules/", views.rules, name="rules"),
+    path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("accounts/", include("allauth.urls")),
     path("_allauth/", include("allauth.headless.urls")),
     path("admin/", admin.site.urls),

@@ -10,8 +10,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from . import services
-from .forms import PRESETS, NewGameForm, PlayerForm, RenameGameForm, RoundForm
+from . import charts, services, stats
+from .forms import PRESETS, NewGameForm, PlayerForm, RenameGameForm, RoundForm, StatsFilterForm
 from .models import Entry, Game, Player, Seat
 from .sheet import build_sheet
 
@@ -91,7 +91,7 @@ def add_player(request):
 @login_required
 def game(request, pk):
     sheet = _sheet(request.user, pk)
-    return render(request, "scorekeeper/game.html", {"sheet": sheet, "rename_form": RenameGameForm()})
+    return render(request, "scorekeeper/game.html", {"sheet": sheet, "chart": charts.running_totals(sheet)})
 
 
 @login_required
@@ -241,14 +241,48 @@ def players(request):
 
 @login_required
 def player(request, pk):
+    """A player's figures, head-to-head records and chart, recent games, and rename."""
     person = get_object_or_404(Player.objects.for_user(request.user), pk=pk)
     form = PlayerForm(request.POST or None, instance=person, owner=request.user)
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, f"Renamed to {person.name}.")
         return redirect("player", pk=pk)
-    games = _games(request.user).filter(seats__player=person).order_by("-created_at")
-    return render(request, "scorekeeper/player.html", {"player": person, "form": form, "games": games})
+    filters = StatsFilterForm(request.GET)
+    options = filters.options()
+    context = {
+        "player": person,
+        "form": form,
+        "filters": filters,
+        "figures": stats.player_figures(person, **options),
+        "by_double": stats.by_starting_double(person, **options),
+        "head_to_head": stats.head_to_head(person, **options),
+        "chart": charts.game_totals(person.name, stats.game_totals(person)),
+        "games": _games(request.user).filter(seats__player=person).order_by("-created_at")[:10],
+        "has_games": person.seats.exists(),
+    }
+    return render(request, "scorekeeper/player.html", context)
+
+
+@login_required
+def leaderboard(request):
+    filters = StatsFilterForm(request.GET)
+    sort = filters.cleaned_data.get("sort") if filters.is_valid() else None
+    rows = stats.leaderboard(request.user, sort=sort, **filters.options())
+    context = {"rows": rows, "filters": filters, "sort": sort or "", "columns": LEADERBOARD_COLUMNS}
+    return render(request, "scorekeeper/leaderboard.html", context)
+
+
+LEADERBOARD_COLUMNS = [
+    ("name", "Player"),
+    ("games", "Games"),
+    ("wins", "Wins"),
+    ("win_rate", "Win %"),
+    ("average_total", "Avg total"),
+    ("went_out", "Went out"),
+    ("double_blank_penalties", "0-0 caught"),
+    ("end_on_double_penalties", "Out on double"),
+]
 
 
 @login_required

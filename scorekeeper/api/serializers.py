@@ -227,9 +227,26 @@ class ByDoubleSerializer(serializers.Serializer):
     average_score = serializers.FloatField()
 
 
+class HeadToHeadSerializer(serializers.Serializer):
+    opponent = serializers.SerializerMethodField()
+    games = serializers.IntegerField()
+    ahead = serializers.IntegerField(help_text="games this player finished with the lower total")
+    behind = serializers.IntegerField()
+    level = serializers.IntegerField()
+
+    def get_opponent(self, row) -> PlayerRefSerializer:
+        return {"id": row["opponent"], "name": row["opponent_name"]}
+
+
 class PlayerStatsSerializer(LeaderboardRowSerializer):
     went_out_rate = serializers.FloatField()
     best_total = serializers.IntegerField(allow_null=True)
     worst_total = serializers.IntegerField(allow_null=True)
     average_round_score = serializers.FloatField(allow_null=True)
     by_starting_double = ByDoubleSerializer(many=True)
+    head_to_head = HeadToHeadSerializer(many=True)
+
+
+class MeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    email = serializers.EmailField()

@@ -15,4 +15,5 @@ urlpatterns = [
     path("games/<id:game_pk>/rounds/", views.RoundList.as_view(), name="round-list"),
     path("games/<id:game_pk>/rounds/<id:number>/", views.RoundDetail.as_view(), name="round-detail"),
     path("leaderboard/", views.Leaderboard.as_view(), name="leaderboard"),
+    path("me/", views.Me.as_view(), name="me"),
 ]

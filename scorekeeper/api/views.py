@@ -5,7 +5,6 @@ import re
 from django.db.models import Max, Prefetch
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
 from django.utils.http import parse_etags
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -25,6 +24,7 @@ from .serializers import (
     GameSerializer,
     GameUpdateSerializer,
     LeaderboardRowSerializer,
+    MeSerializer,
     PlayerSerializer,
     PlayerStatsSerializer,
     RoundSerializer,
@@ -284,15 +284,6 @@ def not_found(request, *args, **kwargs):
     return JsonResponse({"detail": "Not found.", "code": "not_found"}, status=404)
 
 
-def _period_start(period: str):
-    now = timezone.now()
-    if period == "month":
-        return now.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
-    if period == "year":
-        return now.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
-    return None
-
-
 STATS_PARAMETERS = [
     OpenApiParameter("tile_set", int, enum=[6, 9, 12, 15, 18], description="Only games with this set."),
     OpenApiParameter("period", str, enum=["month", "year", "all"], description="Games finished this month/year."),
@@ -311,7 +302,7 @@ class Leaderboard(APIView):
         rows = stats.leaderboard(
             request.user,
             tile_set=query.validated_data.get("tile_set"),
-            since=_period_start(query.validated_data["period"]),
+            since=stats.period_start(query.validated_data["period"]),
         )
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(rows, request, view=self)
@@ -326,8 +317,17 @@ class PlayerStats(APIView):
         query.is_valid(raise_exception=True)
         options = {
             "tile_set": query.validated_data.get("tile_set"),
-            "since": _period_start(query.validated_data["period"]),
+            "since": stats.period_start(query.validated_data["period"]),
         }
         figures = stats.player_figures(player, **options)
         figures.by_starting_double = list(stats.by_starting_double(player, **options))
+        figures.head_to_head = list(stats.head_to_head(player, **options))
         return Response(PlayerStatsSerializer(figures).data)
+
+
+class Me(APIView):
+    """Who the token belongs to: the cheapest authenticated call (apps use it to check a token)."""
+
+    @extend_schema(responses={200: MeSerializer, **_errors(401)})
+    def get(self, request):
+        return Response({"id": request.user.pk, "email": request.user.email})

@@ -20,6 +20,7 @@ ROUTES = {
     "round-list": (lambda o: {"game_pk": o["game"]}, True),
     "round-detail": (lambda o: {"game_pk": o["game"], "number": 1}, True),
     "leaderboard": (lambda o: {}, False),
+    "me": (lambda o: {}, False),
 }
 
 
@@ -61,6 +62,8 @@ def test_another_user_gets_404_for_the_owners_objects_and_sees_none_of_them(othe
     response = other_app.get(url_of(name, owned))
     if ROUTES[name][1]:
         assert response.status_code == 404
+    elif name == "me":
+        assert response.json()["email"] == other_app.user.email
     else:
         assert response.status_code == 200
         assert response.json()["count"] == 0

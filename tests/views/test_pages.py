@@ -20,6 +20,7 @@ GET_PAGES = {
     "history": (lambda o: {}, False),
     "players": (lambda o: {}, False),
     "player": (lambda o: {"pk": o["player"]}, True),
+    "leaderboard": (lambda o: {}, False),
 }
 POST_ONLY = {
     "add_player": (lambda o: {}, False),
