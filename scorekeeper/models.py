@@ -235,3 +235,26 @@ class IdempotencyKey(models.Model):
 
     def __str__(self):
         return self.key
+
+
+class PlayerRecord(models.Model):
+    """A player's figures over all their finished games of one set, kept in step by the services.
+
+    The all-time leaderboard reads these few rows instead of aggregating every seat; the
+    figures for a period are aggregated from the seats (see scorekeeper.stats)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="records")
+    tile_set = models.PositiveSmallIntegerField(choices=TILE_SET_CHOICES)
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    total_sum = models.BigIntegerField(default=0)
+    rounds = models.PositiveIntegerField(default=0)
+    went_out = models.PositiveIntegerField(default=0)
+    double_blank_penalties = models.PositiveIntegerField(default=0)
+    end_on_double_penalties = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "tile_set"], name="player_record_unique_per_set")]
+
+    def __str__(self):
+        return f"{self.player} on double-{self.tile_set}"

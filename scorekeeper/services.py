@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, RestrictedError
 from django.utils import timezone
 
-from .models import Entry, Game, Player, Round, Seat
+from .models import Entry, Game, Player, PlayerRecord, Round, Seat
 from .rules.game import MAX_PLAYERS, MIN_PLAYERS, GameRules, SequenceConflict, place_round
 from .rules.rounds import EntryInput, InvalidRound, RoundError, ScoredEntry, ScoredRound, score_round
 from .rules.scoring import PlayedRound, Progress, progress, standings
@@ -70,6 +70,10 @@ def create_game(*, owner, players: Sequence[int], rules: GameRules, name: str = 
         Seat.objects.bulk_create(
             Seat(game=game, player=found[pk], position=position) for position, pk in enumerate(player_ids)
         )
+        # The rows the finished-game figures are added to (see _count_finished).
+        PlayerRecord.objects.bulk_create(
+            [PlayerRecord(player_id=pk, tile_set=rules.tile_set) for pk in player_ids], ignore_conflicts=True
+        )
     return game
 
 
@@ -117,6 +121,8 @@ def import_game(
     if state.ended_after is not None and state.ended_after < len(created):
         raise InvalidInput({"rounds": [f"The game ended after round {state.ended_after}; no round can follow it."]})
     Seat.objects.bulk_update(seats, SEAT_SUMMARY)
+    if state.finished:
+        _count_finished(game, seats, +1)
     when = played_at or timezone.now()
     Game.objects.filter(pk=game.pk).update(
         created_at=when,
@@ -215,7 +221,10 @@ def rename_game(*, game: Game, name: str, expected_version: int | None = None) -
 
 @transaction.atomic
 def delete_game(*, game: Game, expected_version: int | None = None) -> None:
-    _lock(game, expected_version).delete()
+    game = _lock(game, expected_version)
+    if game.is_finished:
+        _count_finished(game, list(game.seats.all()), -1)
+    game.delete()
 
 
 def delete_player(*, player: Player) -> None:
@@ -290,6 +299,20 @@ def _summarise(rules: GameRules, seats: list[Seat], played) -> Progress:
     return state
 
 
+def _count_finished(game: Game, seats: list[Seat], sign: int) -> None:
+    """Add (+1) or take back (-1) a finished game's seats in their players' records."""
+    for seat in seats:
+        PlayerRecord.objects.filter(player_id=seat.player_id, tile_set=game.tile_set).update(
+            games=F("games") + sign,
+            wins=F("wins") + sign * seat.is_winner,
+            total_sum=F("total_sum") + sign * seat.total,
+            rounds=F("rounds") + sign * seat.rounds,
+            went_out=F("went_out") + sign * seat.went_out,
+            double_blank_penalties=F("double_blank_penalties") + sign * seat.double_blank_penalties,
+            end_on_double_penalties=F("end_on_double_penalties") + sign * seat.end_on_double_penalties,
+        )
+
+
 SEAT_SUMMARY = ["total", "rank", "is_winner", "rounds", "went_out", "double_blank_penalties", "end_on_double_penalties"]
 
 
@@ -300,8 +323,12 @@ def _refresh(game: Game, seats: list[Seat]) -> Progress:
         .order_by("round__number")
         .values_list("round_id", "round__position", "player_id", "score", "went_out", "double_blank", "ended_on_double")
     )
+    if game.is_finished:
+        _count_finished(game, seats, -1)
     state = _summarise(game.rules, seats, played)
     Seat.objects.bulk_update(seats, SEAT_SUMMARY)
+    if state.finished:
+        _count_finished(game, seats, +1)
     if state.finished and not game.is_finished:
         game.status, game.finished_at = Game.Status.FINISHED, timezone.now()
     elif not state.finished:

@@ -40,25 +40,55 @@ def _finished_seats(tile_set: int | None = None, since=None) -> Q:
 
 
 def with_figures(players, *, tile_set: int | None = None, since=None):
-    """Annotate players with their figures over finished games (one query, one join)."""
+    """Annotate players with their figures over finished games, aggregated from the seats
+    (one query, one join); any period."""
     done = _finished_seats(tile_set, since)
+    return _rates(
+        players.annotate(
+            game_count=Count("seats", filter=done),
+            wins=Count("seats", filter=done & Q(seats__is_winner=True)),
+            total_sum=Coalesce(Sum("seats__total", filter=done), 0),
+            best_total=Min("seats__total", filter=done),
+            worst_total=Max("seats__total", filter=done),
+            rounds=Coalesce(Sum("seats__rounds", filter=done), 0),
+            went_out=Coalesce(Sum("seats__went_out", filter=done), 0),
+            double_blank_penalties=Coalesce(Sum("seats__double_blank_penalties", filter=done), 0),
+            end_on_double_penalties=Coalesce(Sum("seats__end_on_double_penalties", filter=done), 0),
+        )
+    )
+
+
+def with_records(players, *, tile_set: int | None = None):
+    """The same figures over all time, from the per-set records the services keep: a few rows
+    per player, however many games they played."""
+    chosen = Q() if tile_set is None else Q(records__tile_set=tile_set)
+
+    def total(field):
+        return Coalesce(Sum(f"records__{field}", filter=chosen), 0)
+
+    return _rates(
+        players.annotate(
+            game_count=total("games"),
+            wins=total("wins"),
+            total_sum=total("total_sum"),
+            rounds=total("rounds"),
+            went_out=total("went_out"),
+            double_blank_penalties=total("double_blank_penalties"),
+            end_on_double_penalties=total("end_on_double_penalties"),
+        )
+    )
+
+
+def _ratio(numerator: str, denominator: str):
+    return Cast(F(numerator), FloatField()) / Cast(NullIf(F(denominator), 0), FloatField())
+
+
+def _rates(players):
     return players.annotate(
-        game_count=Count("seats", filter=done),
-        wins=Count("seats", filter=done & Q(seats__is_winner=True)),
-        total_sum=Coalesce(Sum("seats__total", filter=done), 0),
-        average_total=Avg("seats__total", filter=done),
-        best_total=Min("seats__total", filter=done),
-        worst_total=Max("seats__total", filter=done),
-        rounds=Coalesce(Sum("seats__rounds", filter=done), 0),
-        went_out=Coalesce(Sum("seats__went_out", filter=done), 0),
-        double_blank_penalties=Coalesce(Sum("seats__double_blank_penalties", filter=done), 0),
-        end_on_double_penalties=Coalesce(Sum("seats__end_on_double_penalties", filter=done), 0),
-    ).annotate(
-        win_rate=Coalesce(Cast(F("wins"), FloatField()) / Cast(NullIf(F("game_count"), 0), FloatField()), Value(0.0)),
-        went_out_rate=Coalesce(
-            Cast(F("went_out"), FloatField()) / Cast(NullIf(F("rounds"), 0), FloatField()), Value(0.0)
-        ),
-        average_round_score=Cast(F("total_sum"), FloatField()) / Cast(NullIf(F("rounds"), 0), FloatField()),
+        win_rate=Coalesce(_ratio("wins", "game_count"), Value(0.0)),
+        went_out_rate=Coalesce(_ratio("went_out", "rounds"), Value(0.0)),
+        average_total=_ratio("total_sum", "game_count"),
+        average_round_score=_ratio("total_sum", "rounds"),
     )
 
 
@@ -70,7 +100,13 @@ def leaderboard(user, *, tile_set: int | None = None, since=None, sort: str | No
     if sort and sort.lstrip("-") in SORTS:
         key = Lower("name") if sort.lstrip("-") == "name" else F(sort.lstrip("-"))
         order.insert(0, key.desc(nulls_last=True) if sort.startswith("-") else key.asc(nulls_last=True))
-    return with_figures(Player.objects.for_user(user), tile_set=tile_set, since=since).order_by(*order)
+    players = Player.objects.for_user(user)
+    rows = (
+        with_records(players, tile_set=tile_set)
+        if since is None
+        else with_figures(players, tile_set=tile_set, since=since)
+    )
+    return rows.order_by(*order)
 
 
 def player_figures(player, *, tile_set: int | None = None, since=None):

@@ -1,0 +1,69 @@
+"""The per-set records the services keep always equal the figures aggregated from the seats."""
+
+import random
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from scorekeeper import services, stats
+from scorekeeper.demo import PlayerFactory, deal_round, seed_games
+from scorekeeper.models import Game, Player
+
+pytestmark = pytest.mark.django_db
+
+FIELDS = ["game_count", "wins", "total_sum", "rounds", "went_out", "double_blank_penalties", "end_on_double_penalties"]
+
+
+def figures(queryset):
+    return {p.pk: tuple(getattr(p, f) for f in FIELDS) for p in queryset}
+
+
+def assert_records_match_seats(user):
+    players = Player.objects.for_user(user)
+    for tile_set in (None, 6, 9, 12, 15):
+        assert figures(stats.with_records(players, tile_set=tile_set)) == figures(
+            stats.with_figures(players, tile_set=tile_set)
+        ), tile_set
+
+
+def test_records_follow_finishing_correcting_undoing_and_deleting_games(user):
+    rng = random.Random(3)
+    players = [PlayerFactory(owner=user, name=name) for name in ("Ann", "Ben", "Cy", "Dot")]
+    games = seed_games(user, players, 15, rng)
+    assert_records_match_seats(user)
+
+    finished = [g for g in games if g.is_finished]
+    # Correct the last round of a finished game: totals and maybe the winner change.
+    game = finished[0]
+    last = game.rounds.order_by("-number").first()
+    seats = [s.player_id for s in game.seats.order_by("position")]
+    services.correct_round(round=last, entries=deal_round(game.rules, seats, last.starting_double, rng))
+    assert_records_match_seats(user)
+
+    # Undo the last round of another: it is no longer finished, so it leaves the records.
+    services.undo_last_round(game=finished[1])
+    assert not Game.objects.get(pk=finished[1].pk).is_finished
+    assert_records_match_seats(user)
+
+    # Play that round again: finished once more.
+    again = Game.objects.get(pk=finished[1].pk)
+    seats = [s.player_id for s in again.seats.order_by("position")]
+    double = again.next_starting_double(again.rounds.order_by("-number").first().position)
+    services.record_round(game=again, starting_double=double, entries=deal_round(again.rules, seats, double, rng))
+    assert_records_match_seats(user)
+
+    # Delete a finished game.
+    services.delete_game(game=finished[2])
+    assert_records_match_seats(user)
+
+
+def test_the_all_time_leaderboard_reads_records_and_a_period_reads_seats(user):
+    players = [PlayerFactory(owner=user, name=name) for name in ("Ann", "Ben", "Cy")]
+    seed_games(user, players, 8, random.Random(5), days=1)
+    all_time = [(p.pk, p.wins, round(p.average_total, 6)) for p in stats.leaderboard(user)]
+    since = timezone.now() - timedelta(days=2)
+    recent = [(p.pk, p.wins, round(p.average_total, 6)) for p in stats.leaderboard(user, since=since)]
+    assert "scorekeeper_playerrecord" in str(stats.leaderboard(user).query)
+    assert "scorekeeper_playerrecord" not in str(stats.leaderboard(user, since=since).query)
+    assert all_time == recent  # every game was played within the last day
