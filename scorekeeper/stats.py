@@ -39,22 +39,34 @@ def _finished_seats(tile_set: int | None = None, since=None) -> Q:
     return condition
 
 
+def _ratio(numerator: str, denominator: str):
+    return Cast(F(numerator), FloatField()) / Cast(NullIf(F(denominator), 0), FloatField())
+
+
+# Derived from the sums above, in the same query (annotate keeps keyword order).
+RATES = {
+    "win_rate": Coalesce(_ratio("wins", "game_count"), Value(0.0)),
+    "went_out_rate": Coalesce(_ratio("went_out", "rounds"), Value(0.0)),
+    "average_total": _ratio("total_sum", "game_count"),
+    "average_round_score": _ratio("total_sum", "rounds"),
+}
+
+
 def with_figures(players, *, tile_set: int | None = None, since=None):
     """Annotate players with their figures over finished games, aggregated from the seats
     (one query, one join); any period."""
     done = _finished_seats(tile_set, since)
-    return _rates(
-        players.annotate(
-            game_count=Count("seats", filter=done),
-            wins=Count("seats", filter=done & Q(seats__is_winner=True)),
-            total_sum=Coalesce(Sum("seats__total", filter=done), 0),
-            best_total=Min("seats__total", filter=done),
-            worst_total=Max("seats__total", filter=done),
-            rounds=Coalesce(Sum("seats__rounds", filter=done), 0),
-            went_out=Coalesce(Sum("seats__went_out", filter=done), 0),
-            double_blank_penalties=Coalesce(Sum("seats__double_blank_penalties", filter=done), 0),
-            end_on_double_penalties=Coalesce(Sum("seats__end_on_double_penalties", filter=done), 0),
-        )
+    return players.annotate(
+        game_count=Count("seats", filter=done),
+        wins=Count("seats", filter=done & Q(seats__is_winner=True)),
+        total_sum=Coalesce(Sum("seats__total", filter=done), 0),
+        best_total=Min("seats__total", filter=done),
+        worst_total=Max("seats__total", filter=done),
+        rounds=Coalesce(Sum("seats__rounds", filter=done), 0),
+        went_out=Coalesce(Sum("seats__went_out", filter=done), 0),
+        double_blank_penalties=Coalesce(Sum("seats__double_blank_penalties", filter=done), 0),
+        end_on_double_penalties=Coalesce(Sum("seats__end_on_double_penalties", filter=done), 0),
+        **RATES,
     )
 
 
@@ -66,29 +78,15 @@ def with_records(players, *, tile_set: int | None = None):
     def total(field):
         return Coalesce(Sum(f"records__{field}", filter=chosen), 0)
 
-    return _rates(
-        players.annotate(
-            game_count=total("games"),
-            wins=total("wins"),
-            total_sum=total("total_sum"),
-            rounds=total("rounds"),
-            went_out=total("went_out"),
-            double_blank_penalties=total("double_blank_penalties"),
-            end_on_double_penalties=total("end_on_double_penalties"),
-        )
-    )
-
-
-def _ratio(numerator: str, denominator: str):
-    return Cast(F(numerator), FloatField()) / Cast(NullIf(F(denominator), 0), FloatField())
-
-
-def _rates(players):
-    return players.annotate(
-        win_rate=Coalesce(_ratio("wins", "game_count"), Value(0.0)),
-        went_out_rate=Coalesce(_ratio("went_out", "rounds"), Value(0.0)),
-        average_total=_ratio("total_sum", "game_count"),
-        average_round_score=_ratio("total_sum", "rounds"),
+    return players.only("pk", "name").annotate(
+        game_count=total("games"),
+        wins=total("wins"),
+        total_sum=total("total_sum"),
+        rounds=total("rounds"),
+        went_out=total("went_out"),
+        double_blank_penalties=total("double_blank_penalties"),
+        end_on_double_penalties=total("end_on_double_penalties"),
+        **RATES,
     )
 
 

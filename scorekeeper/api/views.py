@@ -304,8 +304,9 @@ class Leaderboard(APIView):
             tile_set=query.validated_data.get("tile_set"),
             since=stats.period_start(query.validated_data["period"]),
         )
+        # One row per player of the user: a short list, paged in memory to spare a COUNT query.
         paginator = self.pagination_class()
-        page = paginator.paginate_queryset(rows, request, view=self)
+        page = paginator.paginate_queryset(list(rows), request, view=self)
         return paginator.get_paginated_response(LeaderboardRowSerializer(page, many=True).data)
 
 
