@@ -30,12 +30,13 @@ def period_start(period: str):
     return None
 
 
-def _finished_seats(tile_set: int | None = None, since=None) -> Q:
-    condition = Q(seats__game__status=Game.Status.FINISHED)
+def _finished(game: str, tile_set: int | None = None, since=None) -> Q:
+    """Finished games (reached through the lookup `game`) of one set and period, when given."""
+    condition = Q(**{f"{game}__status": Game.Status.FINISHED})
     if tile_set is not None:
-        condition &= Q(seats__game__tile_set=tile_set)
+        condition &= Q(**{f"{game}__tile_set": tile_set})
     if since is not None:
-        condition &= Q(seats__game__finished_at__gte=since)
+        condition &= Q(**{f"{game}__finished_at__gte": since})
     return condition
 
 
@@ -55,7 +56,7 @@ RATES = {
 def with_figures(players, *, tile_set: int | None = None, since=None):
     """Annotate players with their figures over finished games, aggregated from the seats
     (one query, one join); any period."""
-    done = _finished_seats(tile_set, since)
+    done = _finished("seats__game", tile_set, since)
     return players.annotate(
         game_count=Count("seats", filter=done),
         wins=Count("seats", filter=done & Q(seats__is_winner=True)),
@@ -113,11 +114,7 @@ def player_figures(player, *, tile_set: int | None = None, since=None):
 
 def by_starting_double(player, *, tile_set: int | None = None, since=None):
     """Per starting double: rounds played, average pips and average score, in finished games."""
-    entries = Entry.objects.filter(player=player, round__game__status=Game.Status.FINISHED)
-    if tile_set is not None:
-        entries = entries.filter(round__game__tile_set=tile_set)
-    if since is not None:
-        entries = entries.filter(round__game__finished_at__gte=since)
+    entries = Entry.objects.filter(_finished("round__game", tile_set, since), player=player)
     return (
         entries.values(starting_double=F("round__starting_double"))
         .annotate(rounds=Count("pk"), average_pips=Avg("pips"), average_score=Avg("score"))
@@ -127,11 +124,7 @@ def by_starting_double(player, *, tile_set: int | None = None, since=None):
 
 def head_to_head(player, *, tile_set: int | None = None, since=None):
     """Against each opponent met in finished games: games together, finished ahead, behind, level."""
-    seats = Seat.objects.filter(player=player, game__status=Game.Status.FINISHED)
-    if tile_set is not None:
-        seats = seats.filter(game__tile_set=tile_set)
-    if since is not None:
-        seats = seats.filter(game__finished_at__gte=since)
+    seats = Seat.objects.filter(_finished("game", tile_set, since), player=player)
     # One join from my seat to every seat of the same game; each row pairs me with one opponent.
     return (
         seats.values(opponent=F("game__seats__player"), opponent_name=F("game__seats__player__name"))

@@ -89,6 +89,12 @@ def expected_version(request, game_id: int, round_number: int | None = None) -> 
     raise PreconditionFailed()
 
 
+def paginated(view, items, serializer_class) -> Response:
+    paginator = view.pagination_class()
+    page = paginator.paginate_queryset(items, view.request, view=view)
+    return paginator.get_paginated_response(serializer_class(page, many=True).data)
+
+
 def games_for(user):
     return (
         Game.objects.for_user(user)
@@ -153,9 +159,7 @@ class GameList(APIView):
             if wanted not in Game.Status.values:
                 raise ValidationError({"status": [f"Choose one of: {', '.join(Game.Status.values)}."]})
             games = games.filter(status=wanted)
-        paginator = self.pagination_class()
-        page = paginator.paginate_queryset(games, request, view=self)
-        return paginator.get_paginated_response(GameListSerializer(page, many=True).data)
+        return paginated(self, games, GameListSerializer)
 
     @extend_schema(
         request=GameCreateSerializer,
@@ -213,9 +217,7 @@ class RoundList(APIView):
         rounds = game.rounds.order_by("number").prefetch_related(
             Prefetch("entries", Entry.objects.order_by("position"))
         )
-        paginator = self.pagination_class()
-        page = paginator.paginate_queryset(rounds, request, view=self)
-        return paginator.get_paginated_response(RoundSerializer(page, many=True).data)
+        return paginated(self, rounds, RoundSerializer)
 
     @extend_schema(
         request=RoundWriteSerializer,
@@ -305,9 +307,7 @@ class Leaderboard(APIView):
             since=stats.period_start(query.validated_data["period"]),
         )
         # One row per player of the user: a short list, paged in memory to spare a COUNT query.
-        paginator = self.pagination_class()
-        page = paginator.paginate_queryset(list(rows), request, view=self)
-        return paginator.get_paginated_response(LeaderboardRowSerializer(page, many=True).data)
+        return paginated(self, list(rows), LeaderboardRowSerializer)
 
 
 class PlayerStats(APIView):

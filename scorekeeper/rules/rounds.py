@@ -340,31 +340,17 @@ def _check_table(rules: GameRules, starting_double: int, hands: list[_Hand]) -> 
     n, d = rules.tile_set, starting_double
     errors = []
     went_out = [hand for hand in hands if hand.entry.went_out]
-    if len(went_out) > 1:
-        names = ", ".join(hand.name for hand in went_out)
-        errors += [
-            RoundError(
-                "several_went_out",
-                f"{hand.name}: only one player can go out in a round ({names} are marked).",
-                rule=2,
-                player=hand.entry.player,
-                field="went_out",
-            )
-            for hand in went_out[1:]
-        ]
+    errors += _only_one(
+        went_out, "several_went_out", 2, "went_out", "only one player can go out in a round ({names} are marked)."
+    )
     holders = [hand for hand in hands if hand.double_blank]
-    if len(holders) > 1:
-        names = ", ".join(hand.name for hand in holders)
-        errors += [
-            RoundError(
-                "several_double_blanks",
-                f"{hand.name}: a set has one 0-0, but {names} are all marked as holding it.",
-                rule=6,
-                player=hand.entry.player,
-                field="double_blank",
-            )
-            for hand in holders[1:]
-        ]
+    errors += _only_one(
+        holders,
+        "several_double_blanks",
+        6,
+        "double_blank",
+        "a set has one 0-0, but {names} are all marked as holding it.",
+    )
     seen: dict[Tile, _Hand] = {}
     for hand in hands:
         for tile in hand.tiles or ():
@@ -409,6 +395,17 @@ def _check_table(rules: GameRules, starting_double: int, hands: list[_Hand]) -> 
             )
         )
     return errors
+
+
+def _only_one(hands: list[_Hand], code: str, rule: int, field: str, message: str) -> list[RoundError]:
+    """An error for each hand past the first one marked with something only one hand can have."""
+    names = ", ".join(hand.name for hand in hands)
+    return [
+        RoundError(
+            code, f"{hand.name}: {message.format(names=names)}", rule=rule, player=hand.entry.player, field=field
+        )
+        for hand in hands[1:]
+    ]
 
 
 def _score(rules: GameRules, hand: _Hand) -> ScoredEntry:
