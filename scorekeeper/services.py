@@ -12,7 +12,7 @@ from django.db.models import F, RestrictedError
 from django.utils import timezone
 
 from .models import Entry, Game, Player, PlayerRecord, Round, Seat
-from .rules.game import MAX_PLAYERS, MIN_PLAYERS, GameRules, SequenceConflict, place_round
+from .rules.game import GameRules, SequenceConflict, place_round, seating_problems
 from .rules.rounds import EntryInput, InvalidRound, RoundError, ScoredEntry, ScoredRound, score_round
 from .rules.scoring import PlayedRound, Progress, progress, standings
 
@@ -47,10 +47,8 @@ def create_game(*, owner, players: Sequence[int], rules: GameRules, name: str = 
     """Seat `players` (ids of the owner's players) in the order given."""
     errors = {key: [message] for key, message in rules.problems().items()}
     player_ids = list(players)
-    if not MIN_PLAYERS <= len(player_ids) <= MAX_PLAYERS:
-        errors.setdefault("players", []).append(f"A game has {MIN_PLAYERS} to {MAX_PLAYERS} players.")
-    if len(set(player_ids)) != len(player_ids):
-        errors.setdefault("players", []).append("Each player takes one seat only.")
+    if seating := seating_problems(player_ids):
+        errors["players"] = seating
     found = {player.pk: player for player in Player.objects.for_user(owner).filter(pk__in=player_ids)}
     missing = [str(pk) for pk in player_ids if pk not in found]
     if missing:

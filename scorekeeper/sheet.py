@@ -4,6 +4,7 @@ from dataclasses import dataclass, field
 
 from .models import Game, Round, Seat
 from .rules.deal import DealHint, suggested_deal
+from .rules.game import open_positions
 
 
 @dataclass
@@ -41,7 +42,7 @@ class Sheet:
         if self.next_position is None:
             return []
         rules = self.game.rules
-        return [rules.double_at(p) for p in range(self.next_position, rules.pass_end(self.next_position) + 1)]
+        return [rules.double_at(position) for position in open_positions(rules, self.next_position - 1)]
 
     @property
     def leaders(self) -> list[Seat]:

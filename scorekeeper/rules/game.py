@@ -63,25 +63,37 @@ class SequenceConflict(Exception):
     """The starting double cannot come next in this game."""
 
 
+def seating_problems(players: list) -> list[str]:
+    """What is wrong with a table of players in seat order, if anything."""
+    problems = []
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        problems.append(f"A game has {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+    if len(set(players)) != len(players):
+        problems.append("Each player takes one seat only.")
+    return problems
+
+
+def open_positions(rules: GameRules, last_position: int | None) -> range:
+    """Where the next round may sit in the sequence: the expected position first, then the later
+    ones of the same pass (when the table skips doubles nobody held); empty once the sequence is done."""
+    first = 0 if last_position is None else last_position + 1
+    if rules.round_limit is not None and first >= rules.round_limit:
+        return range(0)
+    return range(first, rules.pass_end(first) + 1)
+
+
 def place_round(rules: GameRules, last_position: int | None, starting_double: int) -> int:
     """The sequence position a round starting with `starting_double` takes after `last_position`.
 
-    The expected double is the next one; a later one in the same pass is allowed when the
-    table skipped doubles nobody held. Skipped doubles are never played in that pass.
-    """
-    first = 0 if last_position is None else last_position + 1
-    if rules.round_limit is not None and first >= rules.round_limit:
+    Skipped doubles are never played in that pass."""
+    positions = open_positions(rules, last_position)
+    if not positions:
         raise SequenceConflict("The game is over: every starting double has been played.")
-    for position in range(first, rules.pass_end(first) + 1):
+    for position in positions:
         if rules.double_at(position) == starting_double:
             return position
-    expected = rules.double_at(first)
+    expected = rules.double_at(positions[0])
     raise SequenceConflict(
         f"{starting_double}-{starting_double} cannot start this round: it was already played or "
         f"skipped. The next round starts with {expected}-{expected} or a later double of the sequence."
     )
-
-
-def skipped_positions(previous: int | None, position: int) -> range:
-    """Positions jumped over between one round and the next."""
-    return range(0 if previous is None else previous + 1, position)

@@ -82,3 +82,16 @@ def _hash_of(api, path, body):
 
     text = json.dumps(body, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(f"POST {path}\n{text}".encode()).hexdigest()
+
+
+def test_the_purge_command_deletes_only_expired_keys(app):
+    from datetime import timedelta
+
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    app.post("/api/v1/players/", {"name": "Ann"}, headers={"Idempotency-Key": "old"})
+    app.post("/api/v1/players/", {"name": "Ben"}, headers={"Idempotency-Key": "new"})
+    IdempotencyKey.objects.filter(key="old").update(created_at=timezone.now() - timedelta(hours=25))
+    call_command("purge_idempotency_keys")
+    assert list(IdempotencyKey.objects.values_list("key", flat=True)) == ["new"]

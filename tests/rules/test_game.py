@@ -1,7 +1,7 @@
 import pytest
 
 from scorekeeper.rules.deal import suggested_deal
-from scorekeeper.rules.game import GameRules, SequenceConflict, place_round
+from scorekeeper.rules.game import GameRules, SequenceConflict, open_positions, place_round, seating_problems
 
 
 def test_the_default_sequence_runs_from_the_set_down_to_zero():
@@ -83,3 +83,19 @@ def test_the_deal_hint_follows_the_rules_tables(tile_set, players, shown):
 def test_the_deal_hint_never_deals_out_the_whole_set(tile_set, players):
     hint = suggested_deal(tile_set, players)
     assert hint.tiles >= 1 and hint.tiles * players < (tile_set + 1) * (tile_set + 2) // 2 - 1
+
+
+def test_the_open_positions_are_the_rest_of_the_pass_and_none_after_the_last_round():
+    rules = GameRules(tile_set=6)
+    assert [rules.double_at(p) for p in open_positions(rules, 2)] == [3, 2, 1, 0]
+    assert list(open_positions(rules, 6)) == []
+    target = GameRules(tile_set=6, target_score=100)
+    assert [target.double_at(p) for p in open_positions(target, 6)] == [6, 5, 4, 3, 2, 1, 0]
+
+
+@pytest.mark.parametrize(
+    ("players", "problems"),
+    [([1], 1), ([1, 1], 1), (list(range(11)), 1), ([1, 2], 0), ([1, 1, 2], 1), (list(range(10)), 0)],
+)
+def test_a_table_needs_2_to_10_distinct_players(players, problems):
+    assert len(seating_problems(players)) == problems
