@@ -23,9 +23,13 @@ $(VENV)/.installed: requirements.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet -r requirements.txt --group dev
 	touch $@
 
+# Mail and other tasks run at once in `make run`; production runs the Procfile's worker.
+RUN_ENV := DEBUG=$${DEBUG:-1} TASK_BACKEND=$${TASK_BACKEND:-django.tasks.backends.immediate.ImmediateBackend}
+
 run: install
-	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
-	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runserver $(HOST):$(PORT)
+	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
+	$(RUN_ENV) $(BIN)/python manage.py createcachetable
+	$(RUN_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 browser:
 	@test -x $(CHROMIUM) || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }

@@ -36,3 +36,8 @@ class User(AbstractUser):
 
     def __str__(self):
         return self.email
+
+    @property
+    def short_name(self) -> str:
+        """What other members see beside a round they recorded: the first name, or the email's local part."""
+        return self.first_name or self.email.split("@")[0]

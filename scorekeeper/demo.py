@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from . import services
-from .models import Player
+from .models import Player, Scorebook
 from .rules.deal import suggested_deal
 from .rules.game import GameRules
 from .rules.rounds import EntryInput, Seat, score_round
@@ -32,9 +32,12 @@ class UserFactory(factory.django.DjangoModelFactory):
 class PlayerFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Player
-        django_get_or_create = ["owner", "name"]
+        django_get_or_create = ["scorebook", "name"]
 
-    owner = factory.SubFactory(UserFactory)
+    class Params:
+        owner = factory.SubFactory(UserFactory)  # the player goes into their personal scorebook
+
+    scorebook = factory.LazyAttribute(lambda o: Scorebook.personal_for(o.owner))
     name = factory.Sequence(lambda n: f"Player {n}")
 
 
@@ -89,8 +92,11 @@ RULE_CHOICES = [
 ]
 
 
-def seed_games(owner, players: list[Player], games: int, rng: random.Random, *, days: int = 730, progress=None):
-    """Finished games among `players`, spread over the last `days` days."""
+def seed_games(
+    owner, players: list[Player], games: int, rng: random.Random, *, days: int = 730, progress=None, scorebook=None
+):
+    """Finished games among `players` (of `scorebook`, the owner's personal one by default), spread
+    over the last `days` days."""
     weights, choices = zip(*RULE_CHOICES, strict=True)
     now = timezone.now()
     made = []
@@ -100,12 +106,13 @@ def seed_games(owner, players: list[Player], games: int, rng: random.Random, *, 
         ids = [player.pk for player in table]
         made.append(
             services.import_game(
-                owner=owner,
+                by=owner,
                 players=ids,
                 rules=rules,
                 rounds=play_game(rules, ids, rng),
                 name=rng.choice(["Friday", "Game night", "Family", "Club", ""]),
                 played_at=now - timedelta(days=rng.uniform(0, days)),
+                scorebook=scorebook,
             )
         )
         if progress:

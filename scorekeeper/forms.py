@@ -1,18 +1,23 @@
 """Page forms. They parse input; the services and the rules module decide what is allowed."""
 
-from django import forms
-from django.db.models.functions import Lower
+import re
 
+from django import forms
+from django.utils import timezone
+from django.utils.formats import date_format
+
+from .converters import parse_id
 from .models import TILE_SET_CHOICES, Player
-from .rules.game import MAX_PENALTY, MAX_TARGET_SCORE, GameRules
+from .rules.game import DEFAULT_PENALTY, MAX_PENALTY, MAX_TARGET_SCORE, RULE_FIELDS, GameRules
 from .rules.rounds import EntryInput
+from .rules.tiles import DASHES, DEFAULT_SET
 from .stats import PERIODS, SORTS, period_start
 
 NUMERIC = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
 
 # Presets drawn from the rule texts the product grew from; every option stays editable.
 PRESETS = {
-    "standard": ("Standard double-12, both penalties 50", GameRules()),
+    "standard": (f"Standard double-{DEFAULT_SET}, both penalties {DEFAULT_PENALTY}", GameRules()),
     "double-9-quarter": ("Double-9, the 0-0 costs 25", GameRules(tile_set=9, double_blank_penalty=25)),
     "extended": ("Extended: down to 0-0 and back up", GameRules(extended=True)),
     "target": ("Play to 500 points", GameRules(target_score=500)),
@@ -24,28 +29,40 @@ class PlayerForm(forms.ModelForm):
         model = Player
         fields = ["name"]
 
-    def __init__(self, *args, owner, **kwargs):
+    def __init__(self, *args, scorebook, **kwargs):
         super().__init__(*args, **kwargs)
-        self.owner = owner
+        self.scorebook = scorebook
         self.fields["name"].widget.attrs.update({"autocomplete": "off", "autocapitalize": "words"})
 
     def clean_name(self):
         name = self.cleaned_data["name"].strip()
-        taken = Player.objects.for_user(self.owner).annotate(lower=Lower("name")).filter(lower=name.lower())
+        taken = Player.objects.filter(scorebook=self.scorebook).named(name)
         if self.instance.pk:
             taken = taken.exclude(pk=self.instance.pk)
         if taken.exists():
-            raise forms.ValidationError(f'You already have a player named "{name}".')
+            raise forms.ValidationError(f'{self.scorebook.name} already has a player named "{name}".')
         return name
 
     def save(self, commit=True):
-        self.instance.owner = self.owner
+        self.instance.scorebook = self.scorebook
         return super().save(commit)
 
 
+class PlayerChoiceField(forms.ModelMultipleChoiceField):
+    """Refuses ids no database column could hold before they reach a query."""
+
+    def _check_values(self, value):
+        for pk in value:
+            if parse_id(pk) is None:
+                raise forms.ValidationError(
+                    self.error_messages["invalid_pk_value"], code="invalid_pk_value", params={"pk": str(pk)[:20]}
+                )
+        return super()._check_values(value)
+
+
 class NewGameForm(forms.Form):
-    name = forms.CharField(max_length=80, required=False, widget=forms.TextInput(attrs={"placeholder": "Friday night"}))
-    players = forms.ModelMultipleChoiceField(queryset=Player.objects.none(), widget=forms.CheckboxSelectMultiple)
+    name = forms.CharField(max_length=80, required=False, help_text="Empty: the day's name and date.")
+    players = PlayerChoiceField(queryset=Player.objects.none(), widget=forms.CheckboxSelectMultiple)
     # The order players were tapped in, filled by the page's script: that is the seat order.
     seat_order = forms.CharField(required=False, widget=forms.HiddenInput)
     preset = forms.ChoiceField(
@@ -54,14 +71,18 @@ class NewGameForm(forms.Form):
         widget=forms.RadioSelect,
         required=False,
     )
-    tile_set = forms.TypedChoiceField(choices=TILE_SET_CHOICES, coerce=int, initial=12, label="Set")
+    tile_set = forms.TypedChoiceField(choices=TILE_SET_CHOICES, coerce=int, initial=DEFAULT_SET, label="Set")
     double_blank_penalty = forms.IntegerField(
-        min_value=0, max_value=MAX_PENALTY, initial=50, label="Holding the 0-0 costs", widget=forms.NumberInput(NUMERIC)
+        min_value=0,
+        max_value=MAX_PENALTY,
+        initial=DEFAULT_PENALTY,
+        label="Holding the 0-0 costs",
+        widget=forms.NumberInput(NUMERIC),
     )
     end_on_double_penalty = forms.IntegerField(
         min_value=0,
         max_value=MAX_PENALTY,
-        initial=50,
+        initial=DEFAULT_PENALTY,
         label="Going out on a double costs",
         widget=forms.NumberInput(NUMERIC),
     )
@@ -71,25 +92,35 @@ class NewGameForm(forms.Form):
         widget=forms.NumberInput(NUMERIC),
     )  # fmt: skip
 
-    def __init__(self, *args, owner, **kwargs):
+    def __init__(self, *args, scorebook, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["players"].queryset = Player.objects.for_user(owner)
+        self.fields["players"].queryset = Player.objects.filter(scorebook=scorebook)
+        self.fields["name"].widget.attrs["placeholder"] = date_format(timezone.localdate(), "l j M")
+
+    def clean_seat_order(self) -> list[int]:
+        """The page's script writes the tapped players' ids here, comma-separated."""
+        items = [item for item in self.cleaned_data["seat_order"].split(",") if item.strip()]
+        ids = [parse_id(item) for item in items]
+        if None in ids:
+            raise forms.ValidationError("The seat order is not a list of players: tap the players again.")
+        return ids
 
     def seated_player_ids(self) -> list[int]:
         chosen = [player.pk for player in self.cleaned_data["players"]]
-        tapped = [int(pk) for pk in self.cleaned_data.get("seat_order", "").split(",") if pk.strip().isdigit()]
+        tapped = self.cleaned_data.get("seat_order") or []
         ordered = [pk for pk in dict.fromkeys(tapped) if pk in chosen]
         return ordered + [pk for pk in chosen if pk not in ordered]
 
     def game_rules(self) -> GameRules:
-        data = self.cleaned_data
-        return GameRules(
-            tile_set=data["tile_set"],
-            double_blank_penalty=data["double_blank_penalty"],
-            end_on_double_penalty=data["end_on_double_penalty"],
-            extended=data["extended"],
-            target_score=data["target_score"],
-        )
+        return GameRules(**{name: self.cleaned_data[name] for name in RULE_FIELDS})
+
+
+# A round's switches per player: field, label, the chip's short text.
+TOGGLES = (
+    ("went_out", "went out", "out"),
+    ("double_blank", "holds 0-0", "0-0"),
+    ("ended_on_double", "went out on a double", "dbl"),
+)
 
 
 class RoundForm(forms.Form):
@@ -106,18 +137,21 @@ class RoundForm(forms.Form):
             prefix = f"p{seat.player_id}"
             self.fields[f"{prefix}_pips"] = forms.IntegerField(
                 required=False, min_value=0, max_value=100_000, label=f"{seat.player.name}: pips left",
-                widget=forms.NumberInput({**NUMERIC, "class": "pips", "placeholder": "pips"}),
+                widget=forms.NumberInput({**NUMERIC, "class": "pips", "placeholder": "pips", "enterkeyhint": "next"}),
+            )  # fmt: skip
+            self.fields[f"{prefix}_tiles"] = forms.CharField(
+                required=False, max_length=2000, label="tiles in hand (optional)",
+                widget=forms.TextInput({"class": "tile-list", "placeholder": "e.g. 12-3 5-5 0-4", "autocomplete": "off",
+                                        "autocapitalize": "off", "spellcheck": "false"}),
             )  # fmt: skip
             self.fields[f"{prefix}_tiles_left"] = forms.IntegerField(
                 required=False, min_value=0, max_value=1000, label="tiles left (optional)",
                 widget=forms.NumberInput({**NUMERIC, "class": "tiles", "placeholder": "tiles"}),
             )  # fmt: skip
-            for toggle, label in (
-                ("went_out", "went out"),
-                ("double_blank", "holds 0-0"),
-                ("ended_on_double", "ended on a double"),
-            ):
-                self.fields[f"{prefix}_{toggle}"] = forms.BooleanField(required=False, label=label)
+            for toggle, label, _ in TOGGLES:
+                self.fields[f"{prefix}_{toggle}"] = forms.BooleanField(
+                    required=False, label=label, widget=forms.CheckboxInput({"class": toggle})
+                )
 
     def rows(self):
         """Per seat: the player and their bound fields, for the template."""
@@ -127,7 +161,8 @@ class RoundForm(forms.Form):
                 "seat": seat,
                 "pips": self[f"{prefix}_pips"],
                 "tiles_left": self[f"{prefix}_tiles_left"],
-                "toggles": [self[f"{prefix}_{name}"] for name in ("went_out", "double_blank", "ended_on_double")],
+                "tiles": self[f"{prefix}_tiles"],
+                "toggles": [(self[f"{prefix}_{name}"], short) for name, _, short in TOGGLES],
             }
 
     def entries(self) -> list[EntryInput]:
@@ -137,13 +172,16 @@ class RoundForm(forms.Form):
             prefix = f"p{seat.player_id}"
             went_out = data[f"{prefix}_went_out"]
             pips = data[f"{prefix}_pips"]
+            tiles = split_tiles(data[f"{prefix}_tiles"])
             entries.append(
                 EntryInput(
                     player=seat.player_id,
                     # A player who went out holds nothing: an empty pips box means 0 there.
-                    pips=0 if went_out and pips is None else pips,
+                    pips=0 if went_out and pips is None and tiles is None else pips,
                     tiles_left=data[f"{prefix}_tiles_left"],
-                    double_blank=data[f"{prefix}_double_blank"],
+                    tiles=tiles,
+                    # With a list, the 0-0 box only needs ticking to double-check the list.
+                    double_blank=data[f"{prefix}_double_blank"] or (None if tiles is not None else False),
                     went_out=went_out,
                     ended_on_double=data[f"{prefix}_ended_on_double"],
                 )
@@ -157,12 +195,31 @@ class RoundForm(forms.Form):
             prefix = f"p{entry.player_id}"
             initial |= {
                 f"{prefix}_pips": entry.pips,
+                f"{prefix}_tiles": " ".join(entry.tiles),
                 f"{prefix}_tiles_left": entry.tiles_left,
                 f"{prefix}_went_out": entry.went_out,
                 f"{prefix}_double_blank": entry.double_blank,
                 f"{prefix}_ended_on_double": entry.ended_on_double,
             }
         return initial
+
+
+def split_tiles(text: str) -> list[str] | None:
+    """The tiles typed in one box ("12-3 5-5, 0 - 4"), or None when it is empty."""
+    joined = re.sub(rf"\s*([{DASHES}])\s*", r"\1", text.strip())
+    return [item for item in re.split(r"[\s,;]+", joined) if item] or None
+
+
+class ScorebookForm(forms.Form):
+    name = forms.CharField(max_length=80, label="Name")
+
+
+class InviteForm(forms.Form):
+    role = forms.ChoiceField(
+        choices=[("scorer", "Scorer: players, games and rounds"), ("viewer", "Viewer: reads only")],
+        initial="scorer",
+        widget=forms.RadioSelect,
+    )
 
 
 class RenameGameForm(forms.Form):

@@ -5,40 +5,199 @@ round, two rounds with one number, negative pips, a score that is not pips plus
 penalty, a player deleted while seated in a game.
 """
 
-from django.conf import settings
-from django.db import models
-from django.db.models import F, Q
-from django.db.models.functions import Lower
+import secrets
+import unicodedata
+import uuid
+from datetime import timedelta
 
-from .rules.game import GameRules
+from django.conf import settings
+from django.db import IntegrityError, models, transaction
+from django.db.models import F, OuterRef, Q, Subquery
+from django.utils import timezone
+from simple_history.models import HistoricalRecords
+
+from .rules.game import DEFAULT_PENALTY, RULE_FIELDS, GameRules
 from .rules.rounds import Seat as SeatRule
-from .rules.tiles import SUPPORTED_SETS
+from .rules.scoring import EndReason
+from .rules.tiles import DEFAULT_SET, SUPPORTED_SETS
 
 TILE_SET_CHOICES = [(n, f"Double-{n}") for n in SUPPORTED_SETS]
 
 
+def name_key(name: str) -> str:
+    """What makes two player names the same: Unicode compatibility forms folded (NFKC), then
+    full case folding ("Straße" and "STRASSE", "ÐÇ" and "ðç" are one name). Stored beside the
+    name, so the database's unique constraint, the forms and the API all compare this one value
+    (SQLite's LOWER() folds ASCII only)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold()).strip()
+
+
+class Role(models.TextChoices):
+    OWNER = "owner", "Owner"
+    SCORER = "scorer", "Scorer"
+    VIEWER = "viewer", "Viewer"
+
+
+# What each role may do: owners everything, scorers players/games/rounds, viewers read.
+SCORING_ROLES = frozenset({Role.OWNER, Role.SCORER})
+INVITE_LIFETIME = timedelta(days=7)
+TRASH_DAYS = 30
+
+
+def role_of(user, scorebook_ref: str = "scorebook"):
+    """The user's role in the scorebook `scorebook_ref` points at (None for a non-member), as a
+    subquery, so a row and the reader's role come back in one query."""
+    return Subquery(Membership.objects.filter(scorebook=OuterRef(scorebook_ref), user_id=user.pk).values("role")[:1])
+
+
+def member_of(user):
+    """Ids of the scorebooks `user` belongs to, as a subquery (a semi-join the database plans well)."""
+    return Membership.objects.filter(user_id=user.pk).values("scorebook_id")
+
+
+class ScorebookQuerySet(models.QuerySet):
+    def for_user(self, user):
+        """The scorebooks `user` belongs to, each with `role`: theirs."""
+        return self.filter(pk__in=member_of(user)).annotate(role=role_of(user, "pk"))
+
+
+class Scorebook(models.Model):
+    """One set of players, games and leaderboards, kept by its members."""
+
+    name = models.CharField(max_length=80)
+    # Set on the one scorebook each user gets at sign-up; it cannot be deleted.
+    personal_of = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="personal_scorebook"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ScorebookQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [models.CheckConstraint(condition=~Q(name=""), name="scorebook_name_not_empty")]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def personal(self) -> bool:
+        return self.personal_of_id is not None
+
+    @classmethod
+    def personal_for(cls, user) -> "Scorebook":
+        """The user's personal scorebook, made on first need (sign-up makes it; older accounts and
+        `createsuperuser` ones get it here)."""
+        book = cls.objects.filter(personal_of=user).first()
+        if book is None:
+            try:
+                with transaction.atomic():
+                    book = cls.objects.create(name="Personal", personal_of=user)
+                    Membership.objects.create(scorebook=book, user=user, role=Role.OWNER, last_used_at=timezone.now())
+            except IntegrityError:  # made at the same moment by another request
+                book = cls.objects.get(personal_of=user)
+        return book
+
+
+class Membership(models.Model):
+    scorebook = models.ForeignKey(Scorebook, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=6, choices=Role.choices)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    # The pages work in the scorebook a user chose last (the switcher sets this).
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["scorebook", "joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["scorebook", "user"], name="membership_unique"),
+            models.CheckConstraint(condition=Q(role__in=Role.values), name="membership_role_known"),
+        ]
+
+    def __str__(self):
+        return f"{self.user} ({self.role}) in {self.scorebook}"
+
+    @property
+    def can_score(self) -> bool:
+        return self.role in SCORING_ROLES
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(18)  # 144 bits
+
+
+def invite_expiry():
+    return timezone.now() + INVITE_LIFETIME
+
+
+class InviteQuerySet(models.QuerySet):
+    def usable_by(self, user):
+        """Invites that can still be accepted, or were accepted by `user` (accepting again is a no-op)."""
+        return self.filter(Q(accepted_by__isnull=True, expires_at__gt=timezone.now()) | Q(accepted_by_id=user.pk))
+
+
+class Invite(models.Model):
+    """A link that makes whoever opens it (signed in) a member with `role`: once, within 7 days."""
+
+    scorebook = models.ForeignKey(Scorebook, on_delete=models.CASCADE, related_name="invites")
+    code = models.CharField(max_length=32, unique=True, default=new_invite_code, editable=False)
+    role = models.CharField(max_length=6, choices=[(Role.SCORER, "Scorer"), (Role.VIEWER, "Viewer")])
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(default=invite_expiry)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    objects = InviteQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"{self.role} invite to {self.scorebook}"
+
+
 class PlayerQuerySet(models.QuerySet):
     def for_user(self, user):
-        return self.filter(owner=user)
+        """Players of every scorebook `user` belongs to."""
+        return self.filter(scorebook__in=member_of(user))
+
+    def with_role(self, user):
+        """As for_user, each with the reader's `role` in its scorebook."""
+        return self.for_user(user).annotate(role=role_of(user))
+
+    def named(self, name: str):
+        return self.filter(name_key=name_key(name))
 
 
 class Player(models.Model):
-    """Someone at the table. Belongs to the user who keeps score; needs no account."""
+    """Someone at the table, in one scorebook; needs no account, but may be linked to one ("this is me")."""
 
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="players")
+    history = HistoricalRecords(excluded_fields=["created_at", "name_key"], related_name="changes")
+
+    scorebook = models.ForeignKey(Scorebook, on_delete=models.CASCADE, related_name="players")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="linked_players"
+    )
     name = models.CharField(max_length=40)
+    # name_key(name), kept by save(): folding can lengthen a name ("ß" becomes "ss").
+    name_key = models.CharField(max_length=160, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = PlayerQuerySet.as_manager()
 
     class Meta:
-        ordering = [Lower("name")]
+        ordering = ["name_key"]
         constraints = [
             models.UniqueConstraint(
-                "owner",
-                Lower("name"),
-                name="player_name_unique_per_owner",
-                violation_error_message="You already have a player with this name.",
+                fields=["scorebook", "name_key"],
+                name="player_name_unique_per_scorebook",
+                violation_error_message="This scorebook already has a player with this name.",
+            ),
+            models.UniqueConstraint(
+                fields=["scorebook", "user"], condition=Q(user__isnull=False), name="player_one_per_user_per_scorebook"
             ),
             models.CheckConstraint(condition=~Q(name=""), name="player_name_not_empty"),
         ]
@@ -46,10 +205,28 @@ class Player(models.Model):
     def __str__(self):
         return self.name
 
+    def save(self, *args, **kwargs):
+        self.name_key = name_key(self.name)
+        if kwargs.get("update_fields") is not None and "name" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "name_key"}
+        super().save(*args, **kwargs)
+
 
 class GameQuerySet(models.QuerySet):
+    def alive(self):
+        """Not in the trash."""
+        return self.filter(deleted_at__isnull=True)
+
+    def trashed(self):
+        return self.filter(deleted_at__isnull=False)
+
     def for_user(self, user):
-        return self.filter(owner=user)
+        """Games of every scorebook `user` belongs to (the trash left out)."""
+        return self.alive().filter(scorebook__in=member_of(user))
+
+    def with_role(self, user):
+        """As for_user, each with the reader's `role` in its scorebook."""
+        return self.for_user(user).annotate(role=role_of(user))
 
     def in_progress(self):
         return self.filter(status=Game.Status.IN_PROGRESS)
@@ -63,31 +240,56 @@ class Game(models.Model):
         IN_PROGRESS = "in_progress", "In progress"
         FINISHED = "finished", "Finished"
 
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="games")
+    scorebook = models.ForeignKey(Scorebook, on_delete=models.CASCADE, related_name="games")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="games_created"
+    )
     name = models.CharField(max_length=80, blank=True)
+    # Travels with the game in exports, so importing the same file twice creates nothing twice.
+    uid = models.UUIDField(default=uuid.uuid4, editable=False)
     players = models.ManyToManyField(Player, through="Seat", related_name="games")
 
-    # The rules, fixed when the game is created.
-    tile_set = models.PositiveSmallIntegerField(choices=TILE_SET_CHOICES, default=12)
-    double_blank_penalty = models.PositiveSmallIntegerField(default=50)
-    end_on_double_penalty = models.PositiveSmallIntegerField(default=50)
+    # The rules, fixed when the game is created: one column per GameRules field, same names.
+    tile_set = models.PositiveSmallIntegerField(choices=TILE_SET_CHOICES, default=DEFAULT_SET)
+    double_blank_penalty = models.PositiveSmallIntegerField(default=DEFAULT_PENALTY)
+    end_on_double_penalty = models.PositiveSmallIntegerField(default=DEFAULT_PENALTY)
     extended = models.BooleanField(default=False)
     target_score = models.PositiveIntegerField(null=True, blank=True)
 
-    # Kept in step by the services after every write.
+    # The game's state (rules.scoring.derive), saved by the services after every write.
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS)
+    ended_because = models.CharField(
+        max_length=10,
+        blank=True,
+        choices=[(EndReason.SEQUENCE, "Every double was played"), (EndReason.TARGET, "The target was reached")],
+    )
+    next_double = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The round last undone, as entered, until another round is recorded: it can be brought back.
+    undone_round = models.JSONField(null=True, blank=True, editable=False)
     version = models.PositiveIntegerField(default=1, help_text="Goes up with every change: ETags and stale forms.")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # A deleted game waits in its scorebook's trash for TRASH_DAYS, then `purge_trash` removes it.
+    deleted_at = models.DateTimeField(null=True, blank=True)
+    deleted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")  # fmt: skip
 
     objects = GameQuerySet.as_manager()
+    # Who created, renamed or deleted the game, and when (the state columns change with every
+    # round and are derived, so they are left out).
+    history = HistoricalRecords(
+        excluded_fields=["status", "ended_because", "next_double", "undone_round", "version", "updated_at",
+                         "finished_at", "created_at", "deleted_by"],
+        related_name="changes",
+    )  # fmt: skip
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["owner", "status", "-created_at"])]
+        indexes = [models.Index(fields=["scorebook", "status", "-created_at"])]
         constraints = [
             models.CheckConstraint(condition=Q(tile_set__in=SUPPORTED_SETS), name="game_tile_set_supported"),
+            models.UniqueConstraint(fields=["scorebook", "uid"], name="game_uid_unique_per_scorebook"),
             models.CheckConstraint(
                 condition=Q(target_score__isnull=True) | Q(target_score__gte=1), name="game_target_positive"
             ),
@@ -103,27 +305,28 @@ class Game(models.Model):
 
     @property
     def rules(self) -> GameRules:
-        return GameRules(
-            tile_set=self.tile_set,
-            double_blank_penalty=self.double_blank_penalty,
-            end_on_double_penalty=self.end_on_double_penalty,
-            extended=self.extended,
-            target_score=self.target_score,
-        )
+        return GameRules(**{name: getattr(self, name) for name in RULE_FIELDS})
 
     @property
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
 
     @property
-    def etag(self) -> str:
-        return f'"game-{self.pk}-v{self.version}"'
+    def can_score(self) -> bool:
+        """Whether the reader may write (with_role annotated their `role`)."""
+        return getattr(self, "role", None) in SCORING_ROLES
 
-    def next_starting_double(self, last_position: int | None) -> int | None:
-        """The double the next round is expected to start with; None once the game is over."""
-        if self.is_finished:
-            return None
-        return self.rules.double_at(0 if last_position is None else last_position + 1)
+    @property
+    def etag(self) -> str:
+        return self.etag_of(self.pk, self.version)
+
+    @staticmethod
+    def etag_of(pk: int, version: int) -> str:
+        return f'"game-{pk}-v{version}"'
+
+    def standings(self) -> list["Seat"]:
+        """The seats in display order, as the services placed them (seats prefetched)."""
+        return sorted(self.seats.all(), key=lambda seat: seat.place)
 
 
 class Seat(models.Model):
@@ -135,6 +338,7 @@ class Seat(models.Model):
     # Summary columns kept in step by the services, so reports aggregate seats, not entries.
     total = models.IntegerField(default=0)
     rank = models.PositiveSmallIntegerField(default=1)
+    place = models.PositiveSmallIntegerField(default=0, help_text="Display order in the standings: rank, then seat.")
     is_winner = models.BooleanField(default=False)
     rounds = models.PositiveSmallIntegerField(default=0)
     went_out = models.PositiveSmallIntegerField(default=0)
@@ -162,8 +366,17 @@ class Round(models.Model):
     position = models.PositiveIntegerField()
     starting_double = models.PositiveSmallIntegerField()
     blocked = models.BooleanField(default=False)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    corrected_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # The entries as saved, by player name: what the history keeps of each version of the round.
+    entries_as_saved = models.JSONField(default=list, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords(excluded_fields=["updated_at", "created_at"], related_name="changes")
 
     class Meta:
         ordering = ["game", "number"]
@@ -180,7 +393,11 @@ class Round(models.Model):
     @property
     def etag(self) -> str:
         """Tied to the game's version, which every write in the game moves on."""
-        return f'"game-{self.game_id}-round-{self.number}-v{self.game.version}"'
+        return self.etag_of(self.game_id, self.number, self.game.version)
+
+    @staticmethod
+    def etag_of(game_pk: int, number: int, version: int) -> str:
+        return f'"game-{game_pk}-round-{number}-v{version}"'
 
 
 class Entry(models.Model):
@@ -217,6 +434,35 @@ class Entry(models.Model):
 
     def __str__(self):
         return f"{self.player}: {self.score}"
+
+
+def new_live_token() -> tuple[str, str]:
+    """A selector to find the link by and a secret verifier (192 bits) compared in constant time."""
+    return secrets.token_urlsafe(9), secrets.token_urlsafe(24)
+
+
+LIVE_SELECTOR_LENGTH, LIVE_TOKEN_LENGTH = 12, 44
+
+
+class LiveLink(models.Model):
+    """A game's read-only link: whoever holds it sees the sheet, without an account. At most one
+    per game; replacing it makes a new token and the old one stops working at once."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="live_link")
+    selector = models.CharField(max_length=LIVE_SELECTOR_LENGTH, unique=True)
+    verifier = models.CharField(max_length=LIVE_TOKEN_LENGTH - LIVE_SELECTOR_LENGTH)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self):
+        return f"live link of {self.game}"
+
+    @property
+    def token(self) -> str:
+        return self.selector + self.verifier
+
+    def etag(self, version: int) -> str:
+        return f'"live-{self.selector}-v{version}"'
 
 
 class IdempotencyKey(models.Model):

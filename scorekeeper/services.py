@@ -3,18 +3,20 @@
 Callers turn InvalidInput into a 400 (or a form error) and Conflict into a 409.
 """
 
-from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import F, RestrictedError
 from django.utils import timezone
 
-from .models import Entry, Game, Player, PlayerRecord, Round, Seat
+from .models import SCORING_ROLES, TRASH_DAYS, Entry, Game, LiveLink, Player, PlayerRecord, Round, Scorebook, Seat
+from .rules.deal import Hand, surprises
 from .rules.game import GameRules, SequenceConflict, place_round, seating_problems
 from .rules.rounds import EntryInput, InvalidRound, RoundError, ScoredEntry, ScoredRound, score_round
-from .rules.scoring import PlayedRound, Progress, progress, standings
+from .rules.scoring import GameState, RoundResult, derive
 
 
 class ScoreKeepingError(Exception):
@@ -43,32 +45,55 @@ class Conflict(ScoreKeepingError):
         return self.message
 
 
-def create_game(*, owner, players: Sequence[int], rules: GameRules, name: str = "") -> Game:
-    """Seat `players` (ids of the owner's players) in the order given."""
+@dataclass
+class Forbidden(ScoreKeepingError, PermissionDenied):
+    """The user is a member, but their role does not allow this (a viewer writing, say): a 403."""
+
+    message: str
+    code: str = "forbidden"
+
+    def __str__(self):
+        return self.message
+
+
+def require_scorer(role: str | None) -> None:
+    """Players, games and rounds are written by owners and scorers; viewers only read."""
+    if role not in SCORING_ROLES:
+        raise Forbidden("Viewers can read this scorebook but not change it: ask an owner to make you a scorer.")
+
+
+def create_game(
+    *, by, players: Sequence[int], rules: GameRules, name: str = "", scorebook: Scorebook | None = None, uid=None
+) -> Game:
+    """Seat `players` (ids of the scorebook's players) in the order given; the scorebook is
+    `by`'s personal one unless given."""
+    scorebook = scorebook or Scorebook.personal_for(by)
     errors = {key: [message] for key, message in rules.problems().items()}
     player_ids = list(players)
     if seating := seating_problems(player_ids):
         errors["players"] = seating
-    found = {player.pk: player for player in Player.objects.for_user(owner).filter(pk__in=player_ids)}
+    found = {player.pk: player for player in Player.objects.filter(scorebook=scorebook, pk__in=player_ids)}
     missing = [str(pk) for pk in player_ids if pk not in found]
     if missing:
-        errors.setdefault("players", []).append(f"No player of yours has id {', '.join(missing)}.")
+        errors.setdefault("players", []).append(f"No player of this scorebook has id {', '.join(missing)}.")
     if errors:
         raise InvalidInput(errors)
+    state = derive(rules, [(pk, found[pk].name) for pk in player_ids], [])
     with transaction.atomic():
-        game = Game.objects.create(
-            owner=owner,
+        game = Game(
+            scorebook=scorebook,
+            created_by=by,
             name=name.strip(),
-            tile_set=rules.tile_set,
-            double_blank_penalty=rules.double_blank_penalty,
-            end_on_double_penalty=rules.end_on_double_penalty,
-            extended=rules.extended,
-            target_score=rules.target_score,
+            next_double=state.next_double,
+            **({"uid": uid} if uid is not None else {}),
+            **rules.as_dict(),
         )
+        _save_with_history(game, by, "game_created")
         Seat.objects.bulk_create(
-            Seat(game=game, player=found[pk], position=position) for position, pk in enumerate(player_ids)
+            Seat(game=game, player=found[pk], position=seat.seat, place=seat.place)
+            for pk, seat in zip(player_ids, state.seats, strict=True)
         )
-        # The rows the finished-game figures are added to (see _count_finished).
+        # The rows the finished-game figures are added to (see _add_to_records).
         PlayerRecord.objects.bulk_create(
             [PlayerRecord(player_id=pk, tile_set=rules.tile_set) for pk in player_ids], ignore_conflicts=True
         )
@@ -78,17 +103,21 @@ def create_game(*, owner, players: Sequence[int], rules: GameRules, name: str = 
 @transaction.atomic
 def import_game(
     *,
-    owner,
+    by,
     players: Sequence[int],
     rules: GameRules,
     rounds: Sequence[tuple[int, Sequence[EntryInput]]],
     name: str = "",
     played_at=None,
+    scorebook: Scorebook | None = None,
+    finished_at=None,
+    uid=None,
 ) -> Game:
-    """A game played elsewhere (or seeded), with all its rounds, in a few bulk inserts.
+    """A game played elsewhere (or seeded), with all its rounds, in a few bulk inserts. `played_at`
+    dates it (and its end, unless `finished_at` says when it ended); `uid` keeps an exported game's.
 
     Every round passes the same checks as one recorded at the table."""
-    game = create_game(owner=owner, players=players, rules=rules, name=name)
+    game = create_game(by=by, players=players, rules=rules, name=name, scorebook=scorebook, uid=uid)
     seats = list(game.seats.select_related("player").order_by("position"))
     rule_seats = [seat.as_rule() for seat in seats]
     to_create, scored_rounds, last = [], [], None
@@ -101,7 +130,15 @@ def import_game(
         except SequenceConflict as conflict:
             raise InvalidInput({f"rounds[{number - 1}]": [str(conflict)]}) from None
         to_create.append(
-            Round(game=game, number=number, position=last, starting_double=starting_double, blocked=scored.blocked)
+            Round(
+                game=game,
+                number=number,
+                position=last,
+                starting_double=starting_double,
+                blocked=scored.blocked,
+                recorded_by=by,
+                entries_as_saved=_as_saved(scored, seats),
+            )
         )
         scored_rounds.append(scored)
     created = Round.objects.bulk_create(to_create)
@@ -110,33 +147,69 @@ def import_game(
         _entry(round_, position[entry.player], entry) for round_, scored in zip(created, scored_rounds, strict=True)
         for entry in scored.entries
     )  # fmt: skip
-    played = (
-        (round_.number, round_.position, e.player, e.score, e.went_out, e.double_blank, e.ended_on_double)
+    played = [
+        (round_.position, e.player, e.score, e.went_out, e.double_blank, e.ended_on_double)
         for round_, scored in zip(created, scored_rounds, strict=True)
         for e in scored.entries
-    )
-    state = _summarise(rules, seats, played)
+    ]
+    state = _save_state(game, seats, played, finished_at=finished_at or played_at)
     if state.ended_after is not None and state.ended_after < len(created):
         raise InvalidInput({"rounds": [f"The game ended after round {state.ended_after}; no round can follow it."]})
-    Seat.objects.bulk_update(seats, SEAT_SUMMARY)
-    if state.finished:
-        _count_finished(game, seats, +1)
-    when = played_at or timezone.now()
-    Game.objects.filter(pk=game.pk).update(
-        created_at=when,
-        status=Game.Status.FINISHED if state.finished else Game.Status.IN_PROGRESS,
-        finished_at=when if state.finished else None,
-    )
+    if played_at is not None:
+        Game.objects.filter(pk=game.pk).update(created_at=played_at)
     game.refresh_from_db()
     return game
 
 
+@dataclass
+class Preview:
+    """A round checked as it would be saved, and what is unusual about it (rules.deal.surprises)."""
+
+    scored: ScoredRound
+    surprises: list[str]
+
+
+def preview_round(
+    *, game: Game, starting_double: int, entries: Sequence[EntryInput], round: Round | None = None
+) -> Preview:
+    """Check a new round (or a correction of `round`) as recording it would, without saving:
+    raises InvalidInput or Conflict as record_round does."""
+    if game.is_finished and round is None:
+        raise Conflict("The game is finished: no more rounds can be recorded.", "game_finished")
+    seats = list(game.seats.select_related("player").order_by("position"))
+    scored = _score(game, seats, starting_double, entries)
+    rules, names = game.rules, {seat.player_id: seat.player.name for seat in seats}
+    skipped, ends_game = [], False
+    if round is None:
+        results = _round_results(_played(game))
+        last = results[-1].position if results else None
+        try:
+            position = place_round(rules, last, starting_double)
+        except SequenceConflict as conflict:
+            raise Conflict(str(conflict), "starting_double_unavailable") from None
+        skipped = [rules.double_at(p) for p in range(0 if last is None else last + 1, position)]
+        after = [*results, RoundResult(position, {e.player: e.score for e in scored.entries})]
+        ends_game = derive(rules, [(seat.player_id, names[seat.player_id]) for seat in seats], after).finished
+    hands = [Hand(names[e.player], e.pips, e.tiles_left, e.went_out) for e in scored.entries]
+    return Preview(scored, surprises(rules.tile_set, starting_double, hands, skipped=skipped, ends_game=ends_game))
+
+
 @transaction.atomic
 def record_round(
-    *, game: Game, starting_double: int, entries: Sequence[EntryInput], expected_version: int | None = None
+    *,
+    game: Game,
+    starting_double: int,
+    entries: Sequence[EntryInput],
+    expected_version: int | None = None,
+    by=None,
 ) -> Round:
     """Add the next round. Two requests for the same round at once: one wins, one gets Conflict."""
     game = _lock(game, expected_version)
+    return _record(game, starting_double, entries, by, "round_recorded")
+
+
+def _record(game: Game, starting_double: int, entries: Sequence[EntryInput], by, action: str) -> Round:
+    """Add the next round to a locked game; no undone round can come back after it."""
     if game.is_finished:
         raise Conflict("The game is finished: no more rounds can be recorded.", "game_finished")
     seats = list(game.seats.select_related("player"))
@@ -148,16 +221,22 @@ def record_round(
         raise Conflict(str(conflict), "starting_double_unavailable") from None
     try:
         with transaction.atomic():
-            round_ = Round.objects.create(
+            round_ = Round(
                 game=game,
                 number=last.number + 1 if last else 1,
                 position=position,
                 starting_double=starting_double,
                 blocked=scored.blocked,
+                recorded_by=by,
+                entries_as_saved=_as_saved(scored, seats),
             )
+            _save_with_history(round_, by, action)
             _save_entries(round_, seats, scored)
     except IntegrityError:
         raise Conflict("That round was just recorded by someone else: reload the game.", "round_exists") from None
+    if game.undone_round is not None:
+        game.undone_round = None
+        Game.objects.filter(pk=game.pk).update(undone_round=None)
     _refresh(game, seats)
     return round_
 
@@ -169,6 +248,7 @@ def correct_round(
     entries: Sequence[EntryInput],
     starting_double: int | None = None,
     expected_version: int | None = None,
+    by=None,
 ) -> Round:
     """Replace a recorded round's entries; its starting double stays as it was."""
     game = _lock(round.game, expected_version)
@@ -184,7 +264,10 @@ def correct_round(
     round_.entries.all().delete()
     _save_entries(round_, seats, scored)
     round_.blocked = scored.blocked
-    round_.save(update_fields=["blocked", "updated_at"])
+    round_.corrected_by = by
+    round_.entries_as_saved = _as_saved(scored, seats)
+    _save_with_history(round_, by, "round_corrected", update_fields=["blocked", "corrected_by", "entries_as_saved",
+                                                                      "updated_at"])  # fmt: skip
     state = _refresh(game, seats)
     if state.ended_after is not None and state.ended_after < game.rounds.count():
         raise Conflict(  # the transaction rolls the correction back
@@ -196,7 +279,7 @@ def correct_round(
 
 
 @transaction.atomic
-def undo_last_round(*, game: Game, number: int | None = None, expected_version: int | None = None) -> None:
+def undo_last_round(*, game: Game, number: int | None = None, expected_version: int | None = None, by=None) -> None:
     """Delete the last round (`number`, when given, must be it)."""
     game = _lock(game, expected_version)
     last = game.rounds.order_by("-number").first()
@@ -204,36 +287,137 @@ def undo_last_round(*, game: Game, number: int | None = None, expected_version: 
         raise Conflict("There is no round to undo.", "no_rounds")
     if number is not None and number != last.number:
         raise Conflict(f"Only the last round (round {last.number}) can be deleted.", "not_last_round")
+    game.undone_round = {
+        "number": last.number,
+        "starting_double": last.starting_double,
+        "entries": [
+            {
+                field: getattr(entry, field)
+                for field in ("pips", "tiles_left", "double_blank", "went_out", "ended_on_double")
+            }
+            | {"player": entry.player_id, "tiles": entry.tiles or None}
+            for entry in last.entries.order_by("position")
+        ],
+    }
+    Game.objects.filter(pk=game.pk).update(undone_round=game.undone_round)
+    last._history_user, last._change_reason = by, "round_undone"  # read by django-simple-history
     last.delete()
     _refresh(game, list(game.seats.select_related("player")))
 
 
 @transaction.atomic
-def rename_game(*, game: Game, name: str, expected_version: int | None = None) -> Game:
+def restore_round(*, game: Game, expected_version: int | None = None, by=None) -> Round:
+    """Bring back the round undone last, as it was entered, while no round was recorded since."""
+    game = _lock(game, expected_version)
+    undone = game.undone_round
+    if undone is None:
+        raise Conflict("There is no undone round to bring back (or a round was recorded since).", "nothing_to_restore")
+    entries = [
+        EntryInput(**(item | {"tiles": tuple(item["tiles"]) if item["tiles"] else None})) for item in undone["entries"]
+    ]
+    return _record(game, undone["starting_double"], entries, by, "round_restored")
+
+
+@transaction.atomic
+def rename_game(*, game: Game, name: str, expected_version: int | None = None, by=None) -> Game:
     game = _lock(game, expected_version)
     game.name = name.strip()
     game.version += 1
-    game.save(update_fields=["name", "version", "updated_at"])
+    _save_with_history(game, by, "game_renamed", update_fields=["name", "version", "updated_at"])
     return game
 
 
 @transaction.atomic
-def delete_game(*, game: Game, expected_version: int | None = None) -> None:
+def delete_game(*, game: Game, expected_version: int | None = None, by=None) -> None:
+    """Into the trash: gone from every list, page, report and live link; its owner may bring it
+    back for TRASH_DAYS (restore_game), then purge_trash removes it."""
     game = _lock(game, expected_version)
     if game.is_finished:
-        _count_finished(game, list(game.seats.all()), -1)
-    game.delete()
+        _add_to_records(game.tile_set, [_figures(seat) for seat in game.seats.all()], sign=-1)
+    LiveLink.objects.filter(game=game).delete()
+    game.deleted_at, game.deleted_by = timezone.now(), by
+    _save_with_history(game, by, "game_deleted", update_fields=["deleted_at", "deleted_by"])
+
+
+@transaction.atomic
+def restore_game(*, game: Game, by=None) -> Game:
+    """Out of the trash, as it was (its figures count again)."""
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.deleted_at is None:
+        raise Conflict("This game is not in the trash.", "not_in_trash")
+    if game.is_finished:
+        _add_to_records(game.tile_set, [_figures(seat) for seat in game.seats.all()], sign=+1)
+    game.deleted_at, game.deleted_by = None, None
+    _save_with_history(game, by, "game_restored", update_fields=["deleted_at", "deleted_by"])
+    return game
+
+
+def purge_trash(*, now=None) -> int:
+    """Remove the games that have been in the trash longer than TRASH_DAYS; how many."""
+    limit = (now or timezone.now()) - timedelta(days=TRASH_DAYS)
+    removed = 0
+    for game in Game.objects.filter(deleted_at__lt=limit).iterator():
+        game.delete()
+        removed += 1
+    return removed
+
+
+@transaction.atomic
+def link_player(*, player: Player, user, role: str | None, me: bool) -> Player:
+    """ "This is me": link a player to `user`'s own account (me=True) or unlink it. A player linked to
+    another account stays theirs (owners and scorers may unlink it); one player per account per scorebook."""
+    locked = Player.objects.select_for_update().get(pk=player.pk)
+    theirs = locked.user_id not in (None, user.pk)
+    if me:
+        if theirs:
+            raise Conflict(f"{locked.name} is already linked to another account.", "player_linked")
+        if Player.objects.filter(scorebook_id=locked.scorebook_id, user=user).exclude(pk=locked.pk).exists():
+            raise Conflict(
+                "You are already linked to another player in this scorebook: unlink that one first.", "already_linked"
+            )
+        locked.user = user
+    else:
+        if theirs:
+            require_scorer(role)
+        locked.user = None
+    _save_with_history(locked, user, "player_linked" if me else "player_unlinked", update_fields=["user"])
+    player.user = locked.user
+    return player
 
 
 def delete_player(*, player: Player) -> None:
     """Refused while the player has a seat in any game, so no game loses a seat."""
-    if player.seats.exists():
+    seats = player.seats.all()
+    if seats.filter(game__deleted_at__isnull=True).exists():
         raise Conflict(f"{player.name} has games: delete those games first.", "player_has_games")
+    if seats.exists():
+        raise Conflict(
+            f"{player.name} still has games in the trash: they can be restored for {TRASH_DAYS} days, "
+            "so the player stays until they are purged.",
+            "player_has_games",
+        )
     try:
         with transaction.atomic():
             player.delete()
     except RestrictedError:  # seated by a game created since the check
         raise Conflict(f"{player.name} has games: delete those games first.", "player_has_games") from None
+
+
+def _save_with_history(obj, by, action: str, **kwargs) -> None:
+    """Save, and let django-simple-history keep this version with who did it and which action it was."""
+    obj._history_user, obj._change_reason = by, action
+    obj.save(**kwargs)
+
+
+def _as_saved(scored: ScoredRound, seats: list[Seat]) -> list[dict]:
+    """A round's entries as the history keeps them: by player name, in seat order."""
+    names = {seat.player_id: seat.player.name for seat in seats}
+    order = {seat.player_id: seat.position for seat in seats}
+    fields = ("pips", "tiles_left", "double_blank", "went_out", "ended_on_double", "penalty", "score")
+    return [
+        {"player": names[entry.player], **{key: getattr(entry, key) for key in fields}, "tiles": list(entry.tiles)}
+        for entry in sorted(scored.entries, key=lambda entry: order[entry.player])
+    ]
 
 
 def _lock(game: Game, expected_version: int | None) -> Game:
@@ -275,64 +459,83 @@ def _entry(round_: Round, position: int, entry: ScoredEntry) -> Entry:
     )
 
 
-def _summarise(rules: GameRules, seats: list[Seat], played) -> Progress:
-    """Set each seat's summary columns from the game's entries, given in round order as
-    (round, position, player, score, went_out, double_blank, ended_on_double); return the progress."""
-    rounds: dict = {}
-    counts: dict[int, Counter] = defaultdict(Counter)
-    for key, position, player, score, went_out, double_blank, ended_on_double in played:
-        rounds.setdefault(key, (position, {}))[1][player] = score
-        counts[player].update(rounds=1, went_out=went_out, double_blank=double_blank, ended=ended_on_double)
-    state = progress(rules, [seat.player_id for seat in seats], [PlayedRound(*round_) for round_ in rounds.values()])
-    ranked = {row.player: row for row in standings([(s.player_id, s.player.name) for s in seats], state.totals)}
-    for seat in seats:
-        count = counts[seat.player_id]
-        seat.total = ranked[seat.player_id].total
-        seat.rank = ranked[seat.player_id].rank
-        seat.is_winner = state.finished and seat.rank == 1
-        seat.rounds = count["rounds"]
-        seat.went_out = count["went_out"]
-        seat.double_blank_penalties = count["double_blank"] if rules.double_blank_penalty else 0
-        seat.end_on_double_penalties = count["ended"] if rules.end_on_double_penalty else 0
-    return state
+RECORD_FIGURES = ("total", "is_winner", "rounds", "went_out", "double_blank_penalties", "end_on_double_penalties")
+SEAT_SUMMARY = ["total", "rank", "place", *RECORD_FIGURES[1:]]
 
 
-def _count_finished(game: Game, seats: list[Seat], sign: int) -> None:
-    """Add (+1) or take back (-1) a finished game's seats in their players' records."""
-    for seat in seats:
-        PlayerRecord.objects.filter(player_id=seat.player_id, tile_set=game.tile_set).update(
+def _figures(seat: Seat) -> dict:
+    return {"player": seat.player_id, **{name: int(getattr(seat, name)) for name in RECORD_FIGURES}}
+
+
+def _add_to_records(tile_set: int, figures: list[dict], sign: int) -> None:
+    """Add (+1) or take back (-1) a finished game's seat figures in their players' records."""
+    for seat in figures:
+        PlayerRecord.objects.filter(player_id=seat["player"], tile_set=tile_set).update(
             games=F("games") + sign,
-            wins=F("wins") + sign * seat.is_winner,
-            total_sum=F("total_sum") + sign * seat.total,
-            rounds=F("rounds") + sign * seat.rounds,
-            went_out=F("went_out") + sign * seat.went_out,
-            double_blank_penalties=F("double_blank_penalties") + sign * seat.double_blank_penalties,
-            end_on_double_penalties=F("end_on_double_penalties") + sign * seat.end_on_double_penalties,
+            wins=F("wins") + sign * seat["is_winner"],
+            total_sum=F("total_sum") + sign * seat["total"],
+            rounds=F("rounds") + sign * seat["rounds"],
+            went_out=F("went_out") + sign * seat["went_out"],
+            double_blank_penalties=F("double_blank_penalties") + sign * seat["double_blank_penalties"],
+            end_on_double_penalties=F("end_on_double_penalties") + sign * seat["end_on_double_penalties"],
         )
 
 
-SEAT_SUMMARY = ["total", "rank", "is_winner", "rounds", "went_out", "double_blank_penalties", "end_on_double_penalties"]
+def _round_results(played) -> list[RoundResult]:
+    """Entries given in round order as (position, player, score, went_out, double_blank,
+    ended_on_double), gathered into one RoundResult per round."""
+    rounds: dict[int, dict] = {}
+    for position, player, score, went_out, double_blank, ended_on_double in played:
+        line = rounds.setdefault(position, {"scores": {}, "went_out": set(), "double_blank": set(), "ended": set()})
+        line["scores"][player] = score
+        for flag, key in ((went_out, "went_out"), (double_blank, "double_blank"), (ended_on_double, "ended")):
+            if flag:
+                line[key].add(player)
+    return [
+        RoundResult(position, line["scores"], frozenset(line["went_out"]), frozenset(line["double_blank"]),
+                    frozenset(line["ended"]))
+        for position, line in rounds.items()
+    ]  # fmt: skip
 
 
-def _refresh(game: Game, seats: list[Seat]) -> Progress:
-    """Bring the summary columns (totals, ranks, winners, status) in step with the rounds."""
-    played = (
+def _played(game: Game):
+    return (
         Entry.objects.filter(round__game=game)
-        .order_by("round__number")
-        .values_list("round_id", "round__position", "player_id", "score", "went_out", "double_blank", "ended_on_double")
+        .order_by("round__number", "position")
+        .values_list("round__position", "player_id", "score", "went_out", "double_blank", "ended_on_double")
     )
-    if game.is_finished:
-        _count_finished(game, seats, -1)
-    state = _summarise(game.rules, seats, played)
+
+
+def _save_state(game: Game, seats: list[Seat], played, *, finished_at=None) -> GameState:
+    """Derive the game's state from its entries (see _round_results) and save it: seats, records
+    and the game row."""
+    results = _round_results(played)
+    before = [_figures(seat) for seat in seats] if game.is_finished else []
+    state = derive(game.rules, [(seat.player_id, seat.player.name) for seat in seats], results)
+    for seat, derived in zip(seats, state.seats, strict=True):
+        for name in SEAT_SUMMARY:
+            setattr(seat, name, getattr(derived, name))
     Seat.objects.bulk_update(seats, SEAT_SUMMARY)
+    # The records hold finished games only: take back what was counted, count what is now.
+    _add_to_records(game.tile_set, before, sign=-1)
     if state.finished:
-        _count_finished(game, seats, +1)
-    if state.finished and not game.is_finished:
-        game.status, game.finished_at = Game.Status.FINISHED, timezone.now()
-    elif not state.finished:
+        _add_to_records(game.tile_set, [_figures(seat) for seat in seats], sign=+1)
+    if not state.finished:
         game.status, game.finished_at = Game.Status.IN_PROGRESS, None
+    elif not game.is_finished:
+        game.status, game.finished_at = Game.Status.FINISHED, finished_at or timezone.now()
     Game.objects.filter(pk=game.pk).update(
-        status=game.status, finished_at=game.finished_at, version=F("version") + 1, updated_at=timezone.now()
+        status=game.status,
+        finished_at=game.finished_at,
+        ended_because=state.ended_because or "",
+        next_double=state.next_double,
+        version=F("version") + 1,
+        updated_at=timezone.now(),
     )
-    game.refresh_from_db(fields=["version", "updated_at"])
+    game.refresh_from_db(fields=["version", "updated_at", "ended_because", "next_double"])
     return state
+
+
+def _refresh(game: Game, seats: list[Seat]) -> GameState:
+    """Bring the saved state (totals, ranks, winners, status, next double) in step with the rounds."""
+    return _save_state(game, sorted(seats, key=lambda seat: seat.position), _played(game))

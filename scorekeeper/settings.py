@@ -11,6 +11,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management.utils import get_random_secret_key
+from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -37,6 +38,9 @@ if not SECRET_KEY:
     raise ImproperlyConfigured("Set SECRET_KEY in the environment (or DEBUG=1 for local development).")
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
+if "*" in ALLOWED_HOSTS and not DEBUG:
+    # Any Host header would be trusted: password-reset links could point at another site.
+    raise ImproperlyConfigured("ALLOWED_HOSTS=* is refused when DEBUG is off: list the site's host names.")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
@@ -51,6 +55,9 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "health_check",
+    "django_tasks_db",
+    "simple_history",
     "allauth",
     "allauth.account",
     "allauth.headless",
@@ -60,6 +67,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "scorekeeper.errors.JsonBodyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -69,9 +78,11 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "accounts.middleware.LoginRateLimitMiddleware",
 ]
 
 ROOT_URLCONF = "scorekeeper.urls"
+CSRF_FAILURE_VIEW = "scorekeeper.errors.csrf_failure"
 WSGI_APPLICATION = "scorekeeper.wsgi.application"
 
 TEMPLATES = [
@@ -84,6 +95,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.csp",
             ],
         },
     },
@@ -103,13 +115,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update({"transaction_mode": "IMMEDIATE", "timeout": 20})
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Cache: Redis when REDIS_URL is set (shared by all workers), memory otherwise.
+# Cache: Redis when REDIS_URL is set, the database otherwise. Either way every worker shares it,
+# so allauth's login limits count every attempt (`createcachetable` makes the table).
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["REDIS_URL"]}
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "django_cache"}}
+
+# The live view's limit per client address and link (see scorekeeper.live.retry_after).
+LIVE_REQUESTS_PER_MINUTE = int(os.environ.get("LIVE_REQUESTS_PER_MINUTE", "300"))
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
@@ -133,6 +149,7 @@ ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGIN_ON_PASSWORD_RESET = True
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 HEADLESS_CLIENTS = ("app", "browser")
 HEADLESS_ONLY = False
 
@@ -150,6 +167,11 @@ if MAIL_BACKEND.endswith("smtp.EmailBackend"):
         "password": os.environ.get("SMTP_PASSWORD", ""),
         "use_tls": env_bool("SMTP_TLS"),
     }
+# Mail is queued as a task (accounts.tasks) and sent by `manage.py db_worker` (the Procfile's
+# worker), tried again after each delay below when the mail server is unreachable. `make run`
+# uses the immediate backend: no worker needed on a laptop.
+TASKS = {"default": {"BACKEND": os.environ.get("TASK_BACKEND", "django_tasks_db.DatabaseBackend")}}
+MAIL_RETRY_SECONDS = [60, 300, 900, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 24 * 3600]
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Chicken Foot Scorekeeper <noreply@localhost>")
 
 # REST API v1 (../shared/API.md): app token or browser session; 401 without either.
@@ -176,7 +198,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 999_999_999_999_999_999}},
-    "ENUM_NAME_OVERRIDES": {"TileSetEnum": "scorekeeper.models.TILE_SET_CHOICES"},
+    "ENUM_NAME_OVERRIDES": {
+        "TileSetEnum": "scorekeeper.models.TILE_SET_CHOICES",
+        "RoleEnum": "scorekeeper.models.Role",
+        "InviteRoleEnum": ["scorer", "viewer"],
+    },
 }
 
 LANGUAGE_CODE = "en-us"
@@ -185,18 +211,38 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
+# Content-Security-Policy on every response: only this site's own files run or style the page.
+# Nothing is inlined but the Swagger page's small <style>, which carries the request's nonce.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF, CSP.NONCE],
+    "img-src": [CSP.SELF, "data:"],  # Swagger UI draws its icons from data: URIs
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "frame-ancestors": [CSP.NONE],
+    "form-action": [CSP.SELF],
+}
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+
 # Behind a TLS-terminating proxy in production: HTTPS=1 turns on secure cookies and HSTS.
 if env_bool("HTTPS"):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
+    # __Host- cookies are only accepted over HTTPS, for this exact host and path /.
+    SESSION_COOKIE_NAME, CSRF_COOKIE_NAME = "__Host-sessionid", "__Host-csrftoken"
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "3600"))
+    SECURE_HSTS_SECONDS = max(int(os.environ.get("SECURE_HSTS_SECONDS", "31536000")), 31_536_000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
 
 LOGGING = {
     "version": 1,

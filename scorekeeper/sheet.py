@@ -1,10 +1,13 @@
-"""The score sheet as a page shows it: a row per starting double, a column per player."""
+"""The score sheet as a page shows it: a row per starting double, a column per player.
+
+Everything it shows about the game (running totals, standings, leaders, the next double and the
+doubles the table may skip to) comes from the rules module's one derived state."""
 
 from dataclasses import dataclass, field
 
 from .models import Game, Round, Seat
 from .rules.deal import DealHint, suggested_deal
-from .rules.game import open_positions
+from .rules.scoring import GameState, RoundResult, SeatState, derive
 
 
 @dataclass
@@ -13,6 +16,7 @@ class Cell:
     total: int | None = None
     went_out: bool = False
     penalty: int = 0
+    penalty_note: str = ""  # which penalties the score holds, for the badge's title
 
 
 @dataclass
@@ -22,6 +26,7 @@ class Row:
     state: str  # played, skipped, next, upcoming
     round: Round | None = None
     cells: list[Cell] = field(default_factory=list)
+    marker: str | None = None  # a line drawn after this row (ladder turn, end of a pass)
 
 
 @dataclass
@@ -29,28 +34,29 @@ class Sheet:
     game: Game
     seats: list[Seat]
     rows: list[Row]
-    next_position: int | None
+    state: GameState
     deal: DealHint
 
     @property
     def next_double(self) -> int | None:
-        return None if self.next_position is None else self.game.rules.double_at(self.next_position)
+        return self.state.next_double
 
     @property
-    def choosable_doubles(self) -> list[int]:
-        """The expected next double first, then the later ones of the pass (skipping)."""
-        if self.next_position is None:
-            return []
-        rules = self.game.rules
-        return [rules.double_at(position) for position in open_positions(rules, self.next_position - 1)]
+    def choosable_doubles(self) -> tuple[int, ...]:
+        """The expected next double first, then the later ones (skipping)."""
+        return self.state.open_doubles
 
     @property
-    def leaders(self) -> list[Seat]:
-        return [seat for seat in self.seats if seat.rank == 1] if any(r.round for r in self.rows) else []
+    def standings(self) -> tuple[SeatState, ...]:
+        return self.state.standings
+
+    @property
+    def leaders(self) -> tuple[SeatState, ...]:
+        return self.state.leaders
 
     @property
     def next_number(self) -> int:
-        return sum(1 for row in self.rows if row.round) + 1
+        return len(self.state.rounds) + 1
 
     @property
     def last_round(self) -> Round | None:
@@ -59,32 +65,41 @@ class Sheet:
 
 
 def build_sheet(game: Game, seats: list[Seat], rounds: list[Round]) -> Sheet:
-    """`rounds` in play order with their entries prefetched."""
+    """`seats` in seat order; `rounds` in play order with their entries prefetched."""
     rules = game.rules
-    last = rounds[-1].position if rounds else None
-    next_position = None if game.is_finished else (0 if last is None else last + 1)
-    if game.is_finished:
-        end = last
-    elif rules.round_limit is not None:
-        end = rules.round_limit - 1
-    else:
-        end = rules.pass_end(next_position)
-    by_position = {round_.position: round_ for round_ in rounds}
-    running = {seat.player_id: 0 for seat in seats}
+    entries = [{entry.player_id: entry for entry in round_.entries.all()} for round_ in rounds]
+    results = [
+        RoundResult(round_.position, {player: entry.score for player, entry in by_player.items()})
+        for round_, by_player in zip(rounds, entries, strict=True)
+    ]
+    state = derive(rules, [(seat.player_id, seat.player.name) for seat in seats], results)
+    played = {
+        line.position: (line, round_, by_player)
+        for line, round_, by_player in zip(state.rounds, rounds, entries, strict=True)
+    }
     rows = []
-    for position in range(end + 1 if end is not None else 0):
-        round_ = by_position.get(position)
-        row = Row(position, rules.double_at(position), "upcoming", round_)
-        if round_ is not None:
+    for position in range(state.show_until + 1 if state.show_until is not None else 0):
+        row = Row(position, rules.double_at(position), "upcoming")
+        if position in played:
+            line, row.round, by_player = played[position]
             row.state = "played"
-            entries = {entry.player_id: entry for entry in round_.entries.all()}
-            for seat in seats:
-                entry = entries[seat.player_id]
-                running[seat.player_id] += entry.score
-                row.cells.append(Cell(entry.score, running[seat.player_id], entry.went_out, entry.penalty))
-        elif last is not None and position < last:
+            for seat, total in zip(seats, line.totals, strict=True):
+                entry = by_player[seat.player_id]
+                row.cells.append(Cell(entry.score, total, entry.went_out, entry.penalty, _penalty_note(entry, rules)))
+        elif state.last_position is not None and position < state.last_position:
             row.state = "skipped"
-        elif position == next_position:
+        elif position == state.next_position:
             row.state = "next"
+        if position < state.show_until:
+            row.marker = state.marker_after(rules, position)
         rows.append(row)
-    return Sheet(game, seats, rows, next_position, suggested_deal(game.tile_set, len(seats)))
+    return Sheet(game, seats, rows, state, suggested_deal(game.tile_set, len(seats)))
+
+
+def _penalty_note(entry, rules) -> str:
+    notes = []
+    if entry.double_blank and rules.double_blank_penalty:
+        notes.append(f"caught with the 0-0: +{rules.double_blank_penalty}")
+    if entry.ended_on_double and rules.end_on_double_penalty:
+        notes.append(f"went out on a double: +{rules.end_on_double_penalty}")
+    return "; ".join(notes)

@@ -1,7 +1,7 @@
 """Leaderboard and player figures, aggregated by the database from the seats' summary columns."""
 
 from django.db.models import Avg, Count, F, FloatField, Max, Min, Q, Sum, Value
-from django.db.models.functions import Cast, Coalesce, Lower, NullIf
+from django.db.models.functions import Cast, Coalesce, NullIf
 from django.utils import timezone
 
 from .models import Entry, Game, Player, Seat
@@ -32,7 +32,7 @@ def period_start(period: str):
 
 def _finished(game: str, tile_set: int | None = None, since=None) -> Q:
     """Finished games (reached through the lookup `game`) of one set and period, when given."""
-    condition = Q(**{f"{game}__status": Game.Status.FINISHED})
+    condition = Q(**{f"{game}__status": Game.Status.FINISHED, f"{game}__deleted_at__isnull": True})
     if tile_set is not None:
         condition &= Q(**{f"{game}__tile_set": tile_set})
     if since is not None:
@@ -91,21 +91,42 @@ def with_records(players, *, tile_set: int | None = None):
     )
 
 
-def leaderboard(user, *, tile_set: int | None = None, since=None, sort: str | None = None):
-    """Every player of `user`: most wins first, then win rate, then the lower average total.
+def leaderboard(scorebook, *, tile_set: int | None = None, since=None, sort: str | None = None):
+    """Every player of `scorebook`: most wins first, then win rate, then the lower average total.
 
     `sort` (one of SORTS, "-" in front for descending) puts one column first instead."""
-    order = [F("wins").desc(), F("win_rate").desc(), F("average_total").asc(nulls_last=True), Lower("name"), "pk"]
+    order = [F("wins").desc(), F("win_rate").desc(), F("average_total").asc(nulls_last=True), "name_key", "pk"]
     if sort and sort.lstrip("-") in SORTS:
-        key = Lower("name") if sort.lstrip("-") == "name" else F(sort.lstrip("-"))
+        key = F("name_key") if sort.lstrip("-") == "name" else F(sort.lstrip("-"))
         order.insert(0, key.desc(nulls_last=True) if sort.startswith("-") else key.asc(nulls_last=True))
-    players = Player.objects.for_user(user)
+    players = Player.objects.filter(scorebook=scorebook)
     rows = (
         with_records(players, tile_set=tile_set)
         if since is None
         else with_figures(players, tile_set=tile_set, since=since)
     )
     return rows.order_by(*order)
+
+
+def my_players(user):
+    """The players linked to `user` in every scorebook they belong to, with all-time figures."""
+    players = Player.objects.for_user(user).filter(user=user).select_related("scorebook")
+    return with_records(players).only("pk", "name", "scorebook__name").order_by("scorebook__name", "pk")
+
+
+def summed(rows) -> dict:
+    """One set of figures over several players' rows (from with_records)."""
+    games = sum(row.game_count for row in rows)
+    wins = sum(row.wins for row in rows)
+    totals = sum(row.total_sum for row in rows)
+    return {
+        "game_count": games,
+        "wins": wins,
+        "win_rate": wins / games if games else 0.0,
+        "average_total": totals / games if games else None,
+        **{key: sum(getattr(row, key) for row in rows) for key in
+           ("rounds", "went_out", "double_blank_penalties", "end_on_double_penalties")},
+    }  # fmt: skip
 
 
 def player_figures(player, *, tile_set: int | None = None, since=None):
@@ -142,7 +163,7 @@ def head_to_head(player, *, tile_set: int | None = None, since=None):
 def game_totals(player, *, limit: int = 100):
     """The player's most recent finished games, oldest first: (finished_at, total, won)."""
     recent = (
-        Seat.objects.filter(player=player, game__status=Game.Status.FINISHED)
+        Seat.objects.filter(player=player, game__status=Game.Status.FINISHED, game__deleted_at__isnull=True)
         .order_by("-game__finished_at")
         .values_list("game__finished_at", "total", "is_winner")[:limit]
     )

@@ -18,3 +18,5 @@ LOGGING = {"version": 1, "disable_existing_loggers": False}
 STATIC_ROOT = None
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+# Mail and other tasks run at once in tests; the mail-outage tests switch to the database queue.
+TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from scorekeeper import services, stats
 from scorekeeper.demo import PlayerFactory, deal_round, seed_games
-from scorekeeper.models import Game, Player
+from scorekeeper.models import Game, Player, Scorebook
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +49,7 @@ def test_records_follow_finishing_correcting_undoing_and_deleting_games(user):
     # Play that round again: finished once more.
     again = Game.objects.get(pk=finished[1].pk)
     seats = [s.player_id for s in again.seats.order_by("position")]
-    double = again.next_starting_double(again.rounds.order_by("-number").first().position)
+    double = again.next_double
     services.record_round(game=again, starting_double=double, entries=deal_round(again.rules, seats, double, rng))
     assert_records_match_seats(user)
 
@@ -61,9 +61,37 @@ def test_records_follow_finishing_correcting_undoing_and_deleting_games(user):
 def test_the_all_time_leaderboard_reads_records_and_a_period_reads_seats(user):
     players = [PlayerFactory(owner=user, name=name) for name in ("Ann", "Ben", "Cy")]
     seed_games(user, players, 8, random.Random(5), days=1)
-    all_time = [(p.pk, p.wins, round(p.average_total, 6)) for p in stats.leaderboard(user)]
+    all_time = [(p.pk, p.wins, round(p.average_total, 6)) for p in stats.leaderboard(Scorebook.personal_for(user))]
     since = timezone.now() - timedelta(days=2)
-    recent = [(p.pk, p.wins, round(p.average_total, 6)) for p in stats.leaderboard(user, since=since)]
-    assert "scorekeeper_playerrecord" in str(stats.leaderboard(user).query)
-    assert "scorekeeper_playerrecord" not in str(stats.leaderboard(user, since=since).query)
+    recent = [
+        (p.pk, p.wins, round(p.average_total, 6)) for p in stats.leaderboard(Scorebook.personal_for(user), since=since)
+    ]
+    assert "scorekeeper_playerrecord" in str(stats.leaderboard(Scorebook.personal_for(user)).query)
+    assert "scorekeeper_playerrecord" not in str(stats.leaderboard(Scorebook.personal_for(user), since=since).query)
     assert all_time == recent  # every game was played within the last day
+
+
+@pytest.mark.django_db
+def test_the_saved_state_of_every_seeded_game_is_what_the_rules_derive(user):
+    import random
+
+    from scorekeeper.demo import seed_games
+    from scorekeeper.rules.scoring import RoundResult, derive
+    from tests.factories import PlayerFactory
+
+    players = [PlayerFactory(owner=user, name=name) for name in ("Ann", "Ben", "Cy", "Di", "Ed")]
+    for game in seed_games(user, players, 12, random.Random(12)):
+        game = Game.objects.get(pk=game.pk)
+        seats = list(game.seats.select_related("player").order_by("position"))
+        results = {}
+        for round_ in game.rounds.order_by("number").prefetch_related("entries"):
+            results[round_.position] = {entry.player_id: entry.score for entry in round_.entries.all()}
+        state = derive(
+            game.rules, [(s.player_id, s.player.name) for s in seats], [RoundResult(p, s) for p, s in results.items()]
+        )
+        assert [(s.total, s.rank, s.place, s.is_winner) for s in seats] == [
+            (d.total, d.rank, d.place, d.is_winner) for d in state.seats
+        ]
+        assert (game.next_double, game.ended_because or None, game.is_finished) == (
+            state.next_double, state.ended_because, state.finished
+        )  # fmt: skip

@@ -26,7 +26,7 @@ def plain_round(game, *scores, went_out=0):
 
 def test_it_seats_players_in_the_order_given(user):
     players = [PlayerFactory(owner=user, name=n) for n in ("Cy", "Ann", "Ben")]
-    game = services.create_game(owner=user, players=[p.pk for p in reversed(players)], rules=GameRules())
+    game = services.create_game(by=user, players=[p.pk for p in reversed(players)], rules=GameRules())
     assert [s.player.name for s in game.seats.order_by("position")] == ["Ben", "Ann", "Cy"]
     assert game.rules == GameRules() and game.status == Game.Status.IN_PROGRESS
 
@@ -44,7 +44,7 @@ def test_it_refuses_a_game_without_a_proper_table(user, players, field):
         "eleven": [p.pk for p in mine],
     }[players]
     with pytest.raises(services.InvalidInput) as caught:
-        services.create_game(owner=user, players=ids, rules=GameRules())
+        services.create_game(by=user, players=ids, rules=GameRules())
     assert field in caught.value.errors
     assert Game.objects.count() == 0
 
@@ -52,7 +52,7 @@ def test_it_refuses_a_game_without_a_proper_table(user, players, field):
 def test_it_refuses_rules_out_of_range(user):
     ids = [PlayerFactory(owner=user).pk for _ in range(2)]
     with pytest.raises(services.InvalidInput) as caught:
-        services.create_game(owner=user, players=ids, rules=GameRules(tile_set=7, target_score=0))
+        services.create_game(by=user, players=ids, rules=GameRules(tile_set=7, target_score=0))
     assert set(caught.value.errors) == {"tile_set", "target_score"}
 
 
@@ -185,11 +185,11 @@ def test_a_player_with_games_cannot_be_deleted(game):
 
 def test_deleting_a_user_takes_their_games_and_players_along(game):
     services.record_round(game=game, starting_double=6, entries=plain_round(game, 1, 2))
-    game.owner.delete()
+    game.created_by.delete()
     assert Game.objects.count() == Player.objects.count() == Entry.objects.count() == 0
 
 
-def test_player_names_are_unique_per_owner_ignoring_case(user):
+def test_player_names_are_unique_per_scorebook_ignoring_case(user):
     PlayerFactory(owner=user, name="Ann")
     PlayerFactory(owner=UserFactory(), name="ann")
     with pytest.raises(IntegrityError), transaction.atomic():

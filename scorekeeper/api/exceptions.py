@@ -6,10 +6,10 @@ from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from scorekeeper.rules.game import GameRules
-from scorekeeper.services import Conflict, InvalidInput
+from scorekeeper.rules.game import RULE_FIELDS
+from scorekeeper.services import Conflict, Forbidden, InvalidInput
 
-RULE_FIELDS = set(GameRules.__dataclass_fields__) - {"tile_set"}
+OPTION_FIELDS = set(RULE_FIELDS) - {"tile_set"}  # sent inside "rules"
 
 
 class PreconditionFailed(APIException):
@@ -33,6 +33,8 @@ class RequestInProgress(APIException):
 def handle(exc, context):
     if isinstance(exc, InvalidInput):
         return Response(_invalid_body(exc, context), status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, Forbidden):
+        return Response({"detail": exc.message, "code": exc.code}, status=status.HTTP_403_FORBIDDEN)
     if isinstance(exc, Conflict):
         if exc.code != "stale":
             return Response({"detail": exc.message, "code": exc.code}, status=status.HTTP_409_CONFLICT)
@@ -52,7 +54,7 @@ def _invalid_body(exc: InvalidInput, context) -> dict:
     if not exc.round_errors:
         body: dict = {}
         for field, messages in exc.errors.items():
-            target = body.setdefault("rules", {}) if field in RULE_FIELDS else body
+            target = body.setdefault("rules", {}) if field in OPTION_FIELDS else body
             target[field] = messages
         return body
     request = context.get("request")

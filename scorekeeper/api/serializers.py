@@ -1,11 +1,17 @@
 """Request and response shapes of API v1. Rules are checked by the rules module, not here."""
 
-from django.db.models.functions import Lower
 from rest_framework import serializers
 
-from scorekeeper.models import TILE_SET_CHOICES, Entry, Game, Player, Round
+from scorekeeper.models import TILE_SET_CHOICES, Entry, Game, Membership, Player, Role, Round, Scorebook
 from scorekeeper.rules.deal import suggested_deal
-from scorekeeper.rules.game import MAX_PLAYERS, MAX_TARGET_SCORE, MIN_PLAYERS, GameRules
+from scorekeeper.rules.game import (
+    DEFAULT_PENALTY,
+    MAX_PENALTY,
+    MAX_PLAYERS,
+    MAX_TARGET_SCORE,
+    MIN_PLAYERS,
+    GameRules,
+)
 from scorekeeper.rules.rounds import EntryInput
 from scorekeeper.rules.tiles import DEFAULT_SET, SUPPORTED_SETS
 
@@ -13,32 +19,104 @@ from scorekeeper.rules.tiles import DEFAULT_SET, SUPPORTED_SETS
 BIG = 1_000_000
 
 
+class UserRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    email = serializers.EmailField()
+
+
+def user_ref(user) -> dict | None:
+    return None if user is None else {"id": user.pk, "email": user.email}
+
+
 class PlayerSerializer(serializers.ModelSerializer):
-    name = serializers.CharField(max_length=40, trim_whitespace=True)
+    """A player; `scorebook` on create (default: the personal one); `user`: "me" links the
+    player to the caller's account, null unlinks."""
+
+    name = serializers.CharField(max_length=40, trim_whitespace=True, required=False)
+    scorebook = serializers.IntegerField(source="scorebook_id", required=False, min_value=1, max_value=2**53)
+    user = serializers.SerializerMethodField()
 
     class Meta:
         model = Player
-        fields = ["id", "name"]
+        fields = ["id", "name", "scorebook", "user"]
 
-    def validate_name(self, name):
-        owner = self.context["request"].user
-        taken = Player.objects.for_user(owner).annotate(lower=Lower("name")).filter(lower=name.lower())
-        if self.instance is not None:
-            taken = taken.exclude(pk=self.instance.pk)
-        if taken.exists():
-            raise serializers.ValidationError(f'You already have a player named "{name}" (names ignore case).')
-        return name
+    def get_user(self, player) -> UserRefSerializer(allow_null=True):
+        return user_ref(player.user)
+
+    def validate(self, data):
+        if self.instance is None and "name" not in data:
+            raise serializers.ValidationError({"name": ["This field is required."]})
+        if (
+            self.instance is not None
+            and data.get("scorebook_id", self.instance.scorebook_id) != self.instance.scorebook_id
+        ):
+            raise serializers.ValidationError({"scorebook": ["A player stays in the scorebook it was made in."]})
+        book = self.instance.scorebook_id if self.instance is not None else self.context.get("scorebook_id")
+        name = data.get("name")
+        if name is not None and book is not None:
+            taken = Player.objects.filter(scorebook_id=book).named(name)
+            if self.instance is not None:
+                taken = taken.exclude(pk=self.instance.pk)
+            if taken.exists():
+                raise serializers.ValidationError(
+                    {"name": [f'This scorebook already has a player named "{name}" (names ignore case).']}
+                )
+        return data
+
+
+class PlayerLinkSerializer(serializers.Serializer):
+    user = serializers.ChoiceField(choices=["me"], allow_null=True)
+
+
+class MemberSerializer(serializers.ModelSerializer):
+    user = serializers.IntegerField(source="user_id")
+    email = serializers.EmailField(source="user.email")
+
+    class Meta:
+        model = Membership
+        fields = ["user", "email", "role"]
+
+
+class ScorebookSerializer(serializers.ModelSerializer):
+    """A scorebook as its member sees it: `role` is the caller's. Needs memberships prefetched."""
+
+    name = serializers.CharField(max_length=80)
+    personal = serializers.BooleanField(read_only=True)
+    role = serializers.ChoiceField(choices=Role.choices, read_only=True)
+    members = MemberSerializer(many=True, read_only=True, source="memberships")
+
+    class Meta:
+        model = Scorebook
+        fields = ["id", "name", "personal", "role", "members", "created_at"]
+        read_only_fields = ["created_at"]
+
+
+class MemberRoleSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(choices=Role.choices)
+
+
+class InviteCreateSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(choices=[Role.SCORER, Role.VIEWER])
+
+
+class InviteSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    url = serializers.URLField()
+    qr_svg_url = serializers.URLField()
+    role = serializers.CharField()
+    expires_at = serializers.DateTimeField()
 
 
 class RulesSerializer(serializers.Serializer):
-    double_blank_penalty = serializers.IntegerField(default=50, min_value=0, max_value=1000)
-    end_on_double_penalty = serializers.IntegerField(default=50, min_value=0, max_value=1000)
+    double_blank_penalty = serializers.IntegerField(default=DEFAULT_PENALTY, min_value=0, max_value=MAX_PENALTY)
+    end_on_double_penalty = serializers.IntegerField(default=DEFAULT_PENALTY, min_value=0, max_value=MAX_PENALTY)
     extended = serializers.BooleanField(default=False)
     target_score = serializers.IntegerField(default=None, allow_null=True, min_value=1, max_value=MAX_TARGET_SCORE)
 
 
 class GameCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=80, default="", allow_blank=True)
+    scorebook = serializers.IntegerField(required=False, min_value=1, max_value=2**53)
     tile_set = serializers.ChoiceField(choices=TILE_SET_CHOICES, default=DEFAULT_SET)
     players = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=2**53), min_length=MIN_PLAYERS, max_length=MAX_PLAYERS
@@ -68,11 +146,9 @@ class EntryWriteSerializer(serializers.Serializer):
     player = serializers.IntegerField(min_value=1, max_value=2**53)
     pips = serializers.IntegerField(required=False, allow_null=True, min_value=-BIG, max_value=BIG)
     tiles_left = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=1000)
+    # No length limits here: the rules module bounds a list and its tiles, naming the player.
     tiles = serializers.ListField(
-        child=serializers.CharField(max_length=10, trim_whitespace=False),
-        required=False,
-        allow_null=True,
-        max_length=200,
+        child=serializers.CharField(trim_whitespace=False, allow_blank=True), required=False, allow_null=True
     )
     double_blank = serializers.BooleanField(required=False, allow_null=True)
     went_out = serializers.BooleanField(default=False)
@@ -110,11 +186,23 @@ class EntrySerializer(serializers.ModelSerializer):
 
 
 class RoundSerializer(serializers.ModelSerializer):
+    """Needs recorded_by and corrected_by selected."""
+
     entries = EntrySerializer(many=True)
+    recorded_by = serializers.SerializerMethodField()
+    corrected_by = serializers.SerializerMethodField()
 
     class Meta:
         model = Round
-        fields = ["number", "starting_double", "blocked", "entries", "created_at", "updated_at"]
+        fields = [
+            "number", "starting_double", "blocked", "entries", "recorded_by", "corrected_by", "created_at", "updated_at"
+        ]  # fmt: skip
+
+    def get_recorded_by(self, round_) -> UserRefSerializer(allow_null=True):
+        return user_ref(round_.recorded_by)
+
+    def get_corrected_by(self, round_) -> UserRefSerializer(allow_null=True):
+        return user_ref(round_.corrected_by)
 
 
 class PlayerRefSerializer(serializers.Serializer):
@@ -135,11 +223,13 @@ class DealSerializer(serializers.Serializer):
 
 
 class GameListSerializer(serializers.ModelSerializer):
-    """A game as listed: everything but the rounds. Needs seats prefetched and `last_position`."""
+    """A game as listed: everything but the rounds. Needs seats (with players) prefetched.
+
+    It reads the state the services saved (rules.scoring.derive); it works nothing out."""
 
     rules = serializers.SerializerMethodField()
     players = serializers.SerializerMethodField()
-    next_starting_double = serializers.SerializerMethodField()
+    next_starting_double = serializers.IntegerField(source="next_double", allow_null=True)
     standings = serializers.SerializerMethodField()
     winners = serializers.SerializerMethodField()
     rounds_planned = serializers.SerializerMethodField()
@@ -148,8 +238,8 @@ class GameListSerializer(serializers.ModelSerializer):
     class Meta:
         model = Game
         fields = [
-            "id", "name", "tile_set", "rules", "players", "status", "next_starting_double", "standings", "winners",
-            "rounds_planned", "suggested_deal", "created_at", "updated_at", "finished_at",
+            "id", "name", "scorebook", "tile_set", "rules", "players", "status", "next_starting_double", "standings",
+            "winners", "rounds_planned", "suggested_deal", "created_at", "updated_at", "finished_at",
         ]  # fmt: skip
 
     @staticmethod
@@ -157,25 +247,15 @@ class GameListSerializer(serializers.ModelSerializer):
         return sorted(game.seats.all(), key=lambda seat: seat.position)
 
     def get_rules(self, game) -> RulesSerializer:
-        rules = game.rules
-        return RulesSerializer(
-            {
-                "double_blank_penalty": rules.double_blank_penalty,
-                "end_on_double_penalty": rules.end_on_double_penalty,
-                "extended": rules.extended,
-                "target_score": rules.target_score,
-            }
-        ).data
+        return RulesSerializer(game.rules.as_dict()).data
 
     def get_players(self, game) -> PlayerRefSerializer(many=True):
         return [{"id": seat.player_id, "name": seat.player.name} for seat in self._seats(game)]
 
-    def get_next_starting_double(self, game) -> int | None:
-        return game.next_starting_double(game.last_position)
-
     def get_standings(self, game) -> StandingSerializer(many=True):
-        ranked = sorted(self._seats(game), key=lambda seat: (seat.rank, seat.position))
-        return [{"player": s.player_id, "name": s.player.name, "total": s.total, "rank": s.rank} for s in ranked]
+        return [
+            {"player": s.player_id, "name": s.player.name, "total": s.total, "rank": s.rank} for s in game.standings()
+        ]
 
     def get_winners(self, game) -> list[int]:
         return [seat.player_id for seat in self._seats(game) if seat.is_winner]
@@ -194,10 +274,11 @@ class GameSerializer(GameListSerializer):
     rounds = RoundSerializer(many=True)
 
     class Meta(GameListSerializer.Meta):
-        fields = [*GameListSerializer.Meta.fields[:6], "rounds", *GameListSerializer.Meta.fields[6:]]
+        fields = [*GameListSerializer.Meta.fields[:7], "rounds", *GameListSerializer.Meta.fields[7:]]
 
 
 class StatsQuerySerializer(serializers.Serializer):
+    scorebook = serializers.IntegerField(required=False, min_value=1, max_value=2**53)
     tile_set = serializers.ChoiceField(choices=TILE_SET_CHOICES, required=False)
     period = serializers.ChoiceField(choices=["month", "year", "all"], default="all")
 
@@ -250,3 +331,21 @@ class PlayerStatsSerializer(LeaderboardRowSerializer):
 class MeSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     email = serializers.EmailField()
+
+
+class MyPlayerStatsSerializer(FiguresSerializer):
+    player = serializers.SerializerMethodField()
+    scorebook = serializers.SerializerMethodField()
+
+    def get_player(self, player) -> PlayerRefSerializer:
+        return {"id": player.pk, "name": player.name}
+
+    def get_scorebook(self, player) -> PlayerRefSerializer:
+        return {"id": player.scorebook_id, "name": player.scorebook.name}
+
+
+class MyStatsSerializer(serializers.Serializer):
+    """Every player linked to the caller, in every scorebook they belong to, and the sum of them."""
+
+    players = MyPlayerStatsSerializer(many=True)
+    total = FiguresSerializer()

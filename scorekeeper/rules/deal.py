@@ -7,7 +7,7 @@ sets they describe; other sets scale by the number of tiles.
 from dataclasses import dataclass
 
 from .game import MAX_PLAYERS, MIN_PLAYERS
-from .tiles import tile_count
+from .tiles import hand_range, tile_count
 
 # players -> (usual, alternative or None)
 _DOUBLE_9 = {2: (20, 21), 3: (14, None), 4: (11, None), 5: (8, None), 6: (7, None), 7: (6, None), 8: (5, 6)}
@@ -41,3 +41,40 @@ def suggested_deal(tile_set: int, players: int) -> DealHint:
     other = scaled(alternative)
     other = None if other is None or min(other, ceiling) == usual_tiles else min(other, ceiling)
     return DealHint(usual_tiles, other)
+
+
+@dataclass(frozen=True)
+class Hand:
+    """What a surprise check needs of one entry."""
+
+    name: str
+    pips: int
+    tiles_left: int | None
+    went_out: bool
+
+
+def surprises(
+    tile_set: int, starting_double: int, hands: list[Hand], *, skipped: list[int], ends_game: bool
+) -> list[str]:
+    """What is legal but unusual enough in a round to ask the scorer before saving it: a hand
+    beyond what the deal makes plausible, a skip of two or more doubles, the end of the game."""
+    hint = suggested_deal(tile_set, len(hands))
+    dealt = max(hint.tiles, hint.alternative or 0)
+    full_hand = hand_range(tile_set, starting_double, dealt, False)
+    found = []
+    for hand in hands:
+        if hand.went_out:
+            continue
+        if full_hand is not None and hand.pips > full_hand.high:
+            found.append(
+                f"{hand.name}: {hand.pips} pips is more than the {dealt} biggest tiles of a deal hold"
+                f" ({full_hand.high}). A typo?"
+            )
+        elif hand.tiles_left is not None and hand.tiles_left >= dealt:
+            found.append(f"{hand.name}: {hand.tiles_left} tiles left, as many as were dealt ({dealt}): no tile played?")
+    if len(skipped) >= 2:
+        doubles = ", ".join(f"{d}-{d}" for d in skipped)
+        found.append(f"Starting with {starting_double}-{starting_double} skips {doubles}: nobody held any of them?")
+    if ends_game:
+        found.append("This round ends the game.")
+    return found

@@ -1,6 +1,6 @@
 """A game's options and the order of its starting doubles."""
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
 
 from .tiles import DEFAULT_SET, SUPPORTED_SETS
 
@@ -21,6 +21,10 @@ class GameRules:
     extended: bool = False
     target_score: int | None = None
 
+    def as_dict(self) -> dict:
+        """The options by name: the model's columns and the API's fields carry the same names."""
+        return asdict(self)
+
     def problems(self) -> dict[str, str]:
         """Each option that is out of range, with a message a person can act on."""
         problems = {}
@@ -39,7 +43,7 @@ class GameRules:
 
     @property
     def one_pass(self) -> tuple[int, ...]:
-        """The starting doubles of one pass: N down to 0, then back up to N when extended."""
+        """The starting doubles of the first pass: N down to 0, then back up to N when extended."""
         down = tuple(range(self.tile_set, -1, -1))
         return down + tuple(range(1, self.tile_set + 1)) if self.extended else down
 
@@ -48,15 +52,28 @@ class GameRules:
         """How many rounds the game has at most; None when it plays to a target score."""
         return None if self.target_score is not None else len(self.one_pass)
 
+    @property
+    def period(self) -> int:
+        """After how many rounds the starting doubles repeat: N+1 going down each time; 2N on an
+        extended ladder, which turns at each end without playing the end double twice."""
+        return 2 * self.tile_set if self.extended else self.tile_set + 1
+
     def double_at(self, position: int) -> int:
-        """The starting double of a position in the sequence (passes repeat for target games)."""
-        sequence = self.one_pass
-        return sequence[position % len(sequence)]
+        """The starting double of a position in the sequence (it goes on for target-score games)."""
+        n = self.tile_set
+        if self.extended:  # N..0, 1..N, N-1..0, 1..N, ...
+            return abs(n - position % (2 * n))
+        return n - position % (n + 1)
 
     def pass_end(self, position: int) -> int:
-        """The last position of the pass that `position` belongs to."""
-        length = len(self.one_pass)
-        return (position // length + 1) * length - 1
+        """The last position of the pass that `position` belongs to (the first pass is one_pass)."""
+        first = len(self.one_pass)
+        if position < first:
+            return first - 1
+        return first - 1 + -(-(position - first + 1) // self.period) * self.period
+
+
+RULE_FIELDS = tuple(field.name for field in fields(GameRules))
 
 
 class SequenceConflict(Exception):
@@ -73,19 +90,21 @@ def seating_problems(players: list) -> list[str]:
     return problems
 
 
-def open_positions(rules: GameRules, last_position: int | None) -> range:
-    """Where the next round may sit in the sequence: the expected position first, then the later
-    ones of the same pass (when the table skips doubles nobody held); empty once the sequence is done."""
+def open_positions(rules: GameRules, last_position: int | None) -> tuple[int, ...]:
+    """Where the next round may sit in the sequence: the expected position first, then later ones
+    when the table skips doubles nobody held, at most up to one whole pass ahead and never back to
+    the double just played; empty once the sequence is done."""
     first = 0 if last_position is None else last_position + 1
-    if rules.round_limit is not None and first >= rules.round_limit:
-        return range(0)
-    return range(first, rules.pass_end(first) + 1)
+    end = first + rules.period - (0 if last_position is None else 1)
+    if rules.round_limit is not None:
+        end = min(end, rules.round_limit)
+    just_played = None if last_position is None else rules.double_at(last_position)
+    return tuple(position for position in range(first, end) if rules.double_at(position) != just_played)
 
 
 def place_round(rules: GameRules, last_position: int | None, starting_double: int) -> int:
-    """The sequence position a round starting with `starting_double` takes after `last_position`.
-
-    Skipped doubles are never played in that pass."""
+    """The sequence position a round starting with `starting_double` takes after `last_position`:
+    its first place among the open positions. The doubles skipped on the way are never played."""
     positions = open_positions(rules, last_position)
     if not positions:
         raise SequenceConflict("The game is over: every starting double has been played.")
@@ -93,7 +112,11 @@ def place_round(rules: GameRules, last_position: int | None, starting_double: in
         if rules.double_at(position) == starting_double:
             return position
     expected = rules.double_at(positions[0])
+    if last_position is not None and rules.double_at(last_position) == starting_double:
+        reason = "it started the round just played"
+    else:
+        reason = "it was already played or skipped in this pass"
     raise SequenceConflict(
-        f"{starting_double}-{starting_double} cannot start this round: it was already played or "
-        f"skipped. The next round starts with {expected}-{expected} or a later double of the sequence."
+        f"{starting_double}-{starting_double} cannot start this round: {reason}. "
+        f"The next round starts with {expected}-{expected} or a later double of the sequence."
     )

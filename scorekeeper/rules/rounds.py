@@ -7,7 +7,9 @@ come from the tiles on the table. The errors name the player and say what to cha
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 
+from .fill import Need, Undecided, can_fill, pool_counts
 from .game import GameRules
 from .scoring import penalty
 from .tiles import (
@@ -20,6 +22,7 @@ from .tiles import (
     max_hand_pips,
     most_tiles,
     parse_tile,
+    tile_count,
 )
 
 
@@ -100,29 +103,29 @@ def _plural(count: int, word: str) -> str:
 def score_round(
     rules: GameRules, starting_double: int, seats: Sequence[Seat], entries: Sequence[EntryInput]
 ) -> ScoredRound:
-    """Validate a whole round and score it, or raise InvalidRound listing every problem."""
+    """Validate a whole round and score it, or raise InvalidRound listing every problem.
+
+    Each numbered check of the rules page is one function below, named after it."""
     if not isinstance(starting_double, int) or not 0 <= starting_double <= rules.tile_set:
-        raise InvalidRound(
-            [
-                RoundError(
-                    "starting_double_not_in_set",
-                    f"A double-{rules.tile_set} set has doubles 0-0 to {rules.tile_set}-{rules.tile_set}.",
-                    rule=5,
-                    field="starting_double",
-                )
-            ]
-        )
-    by_player = _one_entry_per_seat(seats, entries)
-    hands = []
+        raise InvalidRound([check_5_starting_double_in_set(rules)])
+    by_player = check_1_one_entry_each(seats, entries)
+    table = _Table(rules.tile_set, starting_double)
+    hands: list[_Hand] = []
     errors: list[RoundError] = []
     for seat in seats:
-        hand, hand_errors = _read_hand(rules, starting_double, by_player[seat.player], seat.name)
+        hand, hand_errors = check_10_listed_tiles(table, by_player[seat.player], seat.name)
         errors += hand_errors
         if hand is not None:
-            errors += _check_hand(rules, starting_double, hand)
+            hand_errors = check_4_double_only_going_out(hand) + check_6_no_double_blank_in_its_round(table, hand)
+            hand_errors += check_3_out_holds_nothing(table, hand) if hand.entry.went_out else _check_held(table, hand)
+            errors += hand_errors
             hands.append(hand)
     if not errors:
-        errors += _check_table(rules, starting_double, hands)
+        errors = check_2_one_player_out(hands) + check_6_one_double_blank(hands) + check_10_tiles_in_one_hand(hands)
+    if not errors:
+        errors = check_9_hands_fit_together(table, hands)
+    if not errors:
+        errors = check_11_hands_fill_at_once(table, hands)
     if errors:
         raise InvalidRound(errors)
     return ScoredRound(
@@ -132,7 +135,29 @@ def score_round(
     )
 
 
-def _one_entry_per_seat(seats: Sequence[Seat], entries: Sequence[EntryInput]) -> dict:
+@dataclass(frozen=True)
+class _Table:
+    """The set in play and the double on the table: what every bound depends on."""
+
+    highest: int
+    starting_double: int
+
+    @property
+    def where(self) -> str:
+        d = self.starting_double
+        return f"in a double-{self.highest} set while {d}-{d} is on the table"
+
+
+def _names(hands: Sequence[_Hand]) -> str:
+    names = [hand.name for hand in hands]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _hand_error(hand: _Hand, code: str, message: str, field: str, rule: int) -> RoundError:
+    return RoundError(code, f"{hand.name}: {message}", rule=rule, player=hand.entry.player, field=field)
+
+
+def check_1_one_entry_each(seats: Sequence[Seat], entries: Sequence[EntryInput]) -> dict:
     """Check 1: every seated player has exactly one entry, and nobody else has one."""
     seated = {seat.player for seat in seats}
     counts = Counter(entry.player for entry in entries)
@@ -160,10 +185,181 @@ def _one_entry_per_seat(seats: Sequence[Seat], entries: Sequence[EntryInput]) ->
     return {entry.player: entry for entry in entries}
 
 
-def _read_hand(
-    rules: GameRules, starting_double: int, entry: EntryInput, name: str
-) -> tuple[_Hand | None, list[RoundError]]:
-    """Check 10 for a listed hand (and that pips are given when no tiles are)."""
+def check_2_one_player_out(hands: list[_Hand]) -> list[RoundError]:
+    """Check 2: at most one player went out."""
+    went_out = [hand for hand in hands if hand.entry.went_out]
+    return _only_one(
+        went_out, "several_went_out", 2, "went_out", "only one player can go out in a round ({names} are marked)."
+    )
+
+
+def check_3_out_holds_nothing(table: _Table, hand: _Hand) -> list[RoundError]:
+    """Check 3: the player who went out has 0 pips, no tiles and not the 0-0."""
+    errors = []
+    if hand.pips != 0:
+        errors.append(
+            _hand_error(hand, "went_out_with_pips", f"went out, so has no pips left (not {hand.pips}).", "pips", 3)
+        )
+    if hand.tiles_left:
+        errors.append(
+            _hand_error(
+                hand, "went_out_with_tiles", f"went out, so has no tiles left (not {hand.tiles_left}).", "tiles_left", 3
+            )
+        )
+    if hand.double_blank and table.starting_double != 0:
+        errors.append(
+            _hand_error(
+                hand, "went_out_with_double_blank", "went out, so cannot be holding the 0-0.", "double_blank", 3
+            )
+        )
+    return errors
+
+
+def check_4_double_only_going_out(hand: _Hand) -> list[RoundError]:
+    """Check 4: only the player who went out can have ended on a double."""
+    if hand.entry.ended_on_double and not hand.entry.went_out:
+        return [
+            _hand_error(
+                hand,
+                "ended_on_double_without_going_out",
+                "only the player who went out can have ended on a double.",
+                "ended_on_double",
+                4,
+            )
+        ]
+    return []
+
+
+def check_5_starting_double_in_set(rules: GameRules) -> RoundError:
+    """Check 5 (its first half): the starting double is a tile of the set."""
+    n = rules.tile_set
+    return RoundError(
+        "starting_double_not_in_set",
+        f"A double-{n} set has doubles 0-0 to {n}-{n}.",
+        rule=5,
+        field="starting_double",
+    )
+
+
+def check_6_no_double_blank_in_its_round(table: _Table, hand: _Hand) -> list[RoundError]:
+    """Check 6 (one hand): nobody holds the 0-0 in the round that it starts."""
+    if hand.double_blank and table.starting_double == 0:
+        return [
+            _hand_error(
+                hand,
+                "holds_starting_double",
+                "0-0 started this round and is on the table, so nobody holds it.",
+                "double_blank",
+                6,
+            )
+        ]
+    return []
+
+
+def check_6_one_double_blank(hands: list[_Hand]) -> list[RoundError]:
+    """Check 6 (the table): a set has one 0-0, so at most one player holds it."""
+    holders = [hand for hand in hands if hand.double_blank]
+    return _only_one(
+        holders,
+        "several_double_blanks",
+        6,
+        "double_blank",
+        "a set has one 0-0, but {names} are all marked as holding it.",
+    )
+
+
+def _check_held(table: _Table, hand: _Hand) -> list[RoundError]:
+    """Checks 7 and 8 on a hand that did not go out."""
+    errors = check_7_pips_in_set(table, hand)
+    if not errors and hand.tiles is None:
+        errors = check_8_tiles_can_hold_pips(table, hand)
+    return errors
+
+
+def check_7_pips_in_set(table: _Table, hand: _Hand) -> list[RoundError]:
+    """Check 7: a hand's pips are between 0 and the set less the starting double."""
+    most = max_hand_pips(table.highest, table.starting_double)
+    if 0 <= hand.pips <= most:
+        return []
+    message = f"{hand.pips} pips is impossible: a hand holds 0 to {most} pips {table.where}."
+    return [_hand_error(hand, "pips_out_of_range", message, "pips", 7)]
+
+
+def check_8_tiles_can_hold_pips(table: _Table, hand: _Hand) -> list[RoundError]:
+    """Check 8: k tiles left can hold the pips; a player who did not go out holds a tile."""
+    n, d = table.highest, table.starting_double
+    if hand.tiles_left == 0:
+        message = "has no tiles left, so went out: mark them as gone out or enter the tiles left."
+        return [_hand_error(hand, "no_tiles_without_going_out", message, "tiles_left", 8)]
+    if hand.tiles_left is None:
+        if fewest_tiles_for(n, d, hand.pips, hand.double_blank, at_least=1) is not None:
+            return []
+        if d == 0:  # the 0-0 is on the table: no tile left in any hand is worth 0
+            message = "did not go out, so holds at least one tile, and with 0-0 on the table every tile is worth at least 1 pip: enter the pips left, or mark the player as gone out."
+        else:
+            message = "did not go out, so holds at least one tile, and the only tile worth 0 pips is the 0-0: mark the 0-0, or mark the player as gone out."
+        return [_hand_error(hand, "empty_hand", message, "pips", 8)]
+    reach = hand_range(n, d, hand.tiles_left, hand.double_blank)
+    tiles = _plural(hand.tiles_left, "tile")
+    if reach is None:
+        most_held = most_tiles(n, d, hand.double_blank)
+        message = f"{tiles} is more than a hand can hold {table.where} (at most {most_held})."
+        return [_hand_error(hand, "too_many_tiles", message, "tiles_left", 8)]
+    if hand.pips in reach:
+        return []
+    counting = f"{tiles} counting the 0-0" if hand.double_blank else tiles
+    bound = (
+        f"the most {counting} can hold is {reach.high}"
+        if hand.pips > reach.high
+        else f"the least {counting} can hold is {reach.low}"
+    )
+    message = f"{tiles} cannot hold {hand.pips} pips {table.where} ({bound})."
+    return [_hand_error(hand, "pips_unreachable", message, "pips", 8)]
+
+
+def check_9_hands_fit_together(table: _Table, hands: list[_Hand]) -> list[RoundError]:
+    """Check 9: the hands come from one set, so their totals must fit in it together."""
+    n, d = table.highest, table.starting_double
+    holding = [hand for hand in hands if not hand.entry.went_out]
+    if not holding:
+        return []
+    pips = sum(hand.pips for hand in holding)
+    known = sum(hand.tiles_left for hand in holding if hand.tiles_left is not None)
+    unknown = sum(1 for hand in holding if hand.tiles_left is None)
+    holds = any(hand.double_blank for hand in holding)
+    if unknown == 0:
+        reach = hand_range(n, d, known, holds)
+        if reach is None:
+            problem = (
+                f"{_plural(known, 'tile')} in all is more than the {most_tiles(n, d, holds)} tiles left {table.where}"
+            )
+        elif pips not in reach:
+            problem = f"{_plural(known, 'tile')} in all hold {reach.low} to {reach.high} pips {table.where}, not {pips}"
+        else:
+            return []
+    else:
+        at_least = known + unknown
+        if fewest_tiles_for(n, d, pips, holds, at_least=at_least) is not None:
+            return []
+        low = hand_range(n, d, at_least, holds)
+        most = max_hand_pips(n, d)
+        if low is not None and pips < low.low:
+            problem = f"{at_least} or more tiles in all hold at least {low.low} pips {table.where}, not {pips}"
+        else:
+            problem = f"all the tiles off the table hold at most {most} pips {table.where}, not {pips}"
+    return [
+        RoundError(
+            "hands_unreachable",
+            f"{_names(holding)}: together these hands cannot come from one set: {problem}. Check their entries.",
+            rule=9,
+            field="entries",
+        )
+    ]
+
+
+def check_10_listed_tiles(table: _Table, entry: EntryInput, name: str) -> tuple[_Hand | None, list[RoundError]]:
+    """Check 10 for one hand: a listed hand is real tiles, once each, not the starting double,
+    and agrees with any numbers sent beside it (pips are required when no tiles are listed)."""
 
     def error(code: str, message: str, field: str, rule: int = 10) -> RoundError:
         return RoundError(code, f"{name}: {message}", rule=rule, player=entry.player, field=field)
@@ -172,12 +368,21 @@ def _read_hand(
         if entry.pips is None:
             return None, [error("pips_required", "enter the pips left in hand (or list the tiles).", "pips", rule=7)]
         return _Hand(entry, name, entry.pips, entry.tiles_left, None, bool(entry.double_blank)), []
+    if not entry.tiles and not entry.went_out:
+        message = "an empty tile list means no tiles, and only the player who went out has none: list the tiles left, or enter the pips instead."
+        return None, [error("empty_tile_list", message, "tiles")]
+    most = tile_count(table.highest) - 1
+    if len(entry.tiles) > most:
+        message = (
+            f"{len(entry.tiles)} tiles listed, but a double-{table.highest} set has {most} besides the starting double."
+        )
+        return None, [error("too_many_tiles_listed", message, "tiles")]
 
     errors = []
     tiles: list[Tile] = []
     for text in entry.tiles:
         try:
-            tiles.append(parse_tile(text, rules.tile_set))
+            tiles.append(parse_tile(text, table.highest))
         except TileError as problem:
             errors.append(error("not_a_tile", str(problem), "tiles"))
     for tile, count in Counter(tiles).items():
@@ -185,15 +390,10 @@ def _read_hand(
             errors.append(
                 error("duplicate_tile", f"{tile} is listed {count} times; a set has one of each tile.", "tiles")
             )
-    if double(starting_double) in tiles:
-        errors.append(
-            error(
-                "holds_starting_double",
-                f"{double(starting_double)} started this round and is on the table, not in a hand.",
-                "tiles",
-                rule=5,
-            )
-        )
+    starting = double(table.starting_double)
+    if starting in tiles:
+        message = f"{starting} started this round and is on the table, not in a hand."
+        errors.append(error("holds_starting_double", message, "tiles", rule=5))
     if errors:
         return None, errors
 
@@ -201,200 +401,70 @@ def _read_hand(
     holds = DOUBLE_BLANK in tiles
     listed = ", ".join(str(tile) for tile in sorted(tiles, reverse=True)) or "no tiles"
     if entry.pips is not None and entry.pips != pips:
-        errors.append(
-            error(
-                "pips_disagree_with_tiles",
-                f"the tiles listed ({listed}) add up to {pips} pips, not {entry.pips}.",
-                "pips",
-            )
-        )
+        message = f"the tiles listed ({listed}) add up to {pips} pips, not {entry.pips}."
+        errors.append(error("pips_disagree_with_tiles", message, "pips"))
     if entry.tiles_left is not None and entry.tiles_left != len(tiles):
-        errors.append(
-            error(
-                "tiles_left_disagree_with_tiles",
-                f"the list has {_plural(len(tiles), 'tile')} but tiles left says {entry.tiles_left}.",
-                "tiles_left",
-            )
-        )
+        message = f"the list has {_plural(len(tiles), 'tile')} but tiles left says {entry.tiles_left}."
+        errors.append(error("tiles_left_disagree_with_tiles", message, "tiles_left"))
     if entry.double_blank is not None and entry.double_blank != holds:
         said = "holds" if entry.double_blank else "does not hold"
-        errors.append(
-            error(
-                "double_blank_disagrees_with_tiles",
-                f"the entry says the player {said} the 0-0 but the tiles listed say otherwise.",
-                "double_blank",
-            )
-        )
+        message = f"the entry says the player {said} the 0-0 but the tiles listed say otherwise."
+        errors.append(error("double_blank_disagrees_with_tiles", message, "double_blank"))
     return _Hand(entry, name, pips, len(tiles), tuple(tiles), holds), errors
 
 
-def _check_hand(rules: GameRules, starting_double: int, hand: _Hand) -> list[RoundError]:
-    """Checks 3 to 8 on one hand."""
-    entry, n, d = hand.entry, rules.tile_set, starting_double
-    on_table = f"in a double-{n} set while {d}-{d} is on the table"
-
-    def error(code: str, message: str, field: str, rule: int) -> RoundError:
-        return RoundError(code, f"{hand.name}: {message}", rule=rule, player=entry.player, field=field)
-
+def check_10_tiles_in_one_hand(hands: list[_Hand]) -> list[RoundError]:
+    """Check 10 across hands: a listed tile is in one hand only."""
     errors = []
-    if entry.ended_on_double and not entry.went_out:
-        errors.append(
-            error(
-                "ended_on_double_without_going_out",
-                "only the player who went out can have ended on a double.",
-                "ended_on_double",
-                4,
-            )
-        )
-    if hand.double_blank and d == 0:
-        errors.append(
-            error(
-                "holds_starting_double",
-                "0-0 started this round and is on the table, so nobody holds it.",
-                "double_blank",
-                6,
-            )
-        )
-    if entry.went_out:
-        if hand.pips != 0:
-            errors.append(error("went_out_with_pips", f"went out, so has no pips left (not {hand.pips}).", "pips", 3))
-        if hand.tiles_left:
-            errors.append(
-                error(
-                    "went_out_with_tiles", f"went out, so has no tiles left (not {hand.tiles_left}).", "tiles_left", 3
-                )
-            )
-        if hand.double_blank and d != 0:
-            errors.append(
-                error("went_out_with_double_blank", "went out, so cannot be holding the 0-0.", "double_blank", 3)
-            )
-        return errors
-
-    most = max_hand_pips(n, d)
-    if not 0 <= hand.pips <= most:
-        errors.append(
-            error(
-                "pips_out_of_range",
-                f"{hand.pips} pips is impossible: a hand holds 0 to {most} pips {on_table}.",
-                "pips",
-                7,
-            )
-        )
-        return errors
-    if errors or hand.tiles is not None:
-        return errors
-    if hand.tiles_left == 0:
-        errors.append(
-            error(
-                "no_tiles_without_going_out",
-                "has no tiles left, so went out: mark them as gone out or enter the tiles left.",
-                "tiles_left",
-                8,
-            )
-        )
-        return errors
-    if hand.tiles_left is None:
-        if fewest_tiles_for(n, d, hand.pips, hand.double_blank, at_least=1) is None:
-            errors.append(
-                error(
-                    "empty_hand",
-                    "did not go out, so holds at least one tile, and the only tile worth 0 pips is the 0-0:"
-                    " mark the 0-0, or mark the player as gone out.",
-                    "pips",
-                    8,
-                )
-            )
-        return errors
-    reach = hand_range(n, d, hand.tiles_left, hand.double_blank)
-    counting = " counting the 0-0" if hand.double_blank else ""
-    if reach is None:
-        most_held = most_tiles(n, d, hand.double_blank)
-        errors.append(
-            error(
-                "too_many_tiles",
-                f"{_plural(hand.tiles_left, 'tile')} is more than a hand can hold {on_table} (at most {most_held}).",
-                "tiles_left",
-                8,
-            )
-        )
-    elif hand.pips not in reach:
-        tiles = f"{_plural(hand.tiles_left, 'tile')}{counting}"
-        bound = (
-            f"the most {tiles} can hold is {reach.high}"
-            if hand.pips > reach.high
-            else f"the least {tiles} can hold is {reach.low}"
-        )
-        errors.append(
-            error(
-                "pips_unreachable",
-                f"{_plural(hand.tiles_left, 'tile')} cannot hold {hand.pips} pips {on_table} ({bound}).",
-                "pips",
-                8,
-            )
-        )
-    return errors
-
-
-def _check_table(rules: GameRules, starting_double: int, hands: list[_Hand]) -> list[RoundError]:
-    """Checks 2, 6, 9 and 10 across hands: they come from one set, so they cannot overlap."""
-    n, d = rules.tile_set, starting_double
-    errors = []
-    went_out = [hand for hand in hands if hand.entry.went_out]
-    errors += _only_one(
-        went_out, "several_went_out", 2, "went_out", "only one player can go out in a round ({names} are marked)."
-    )
-    holders = [hand for hand in hands if hand.double_blank]
-    errors += _only_one(
-        holders,
-        "several_double_blanks",
-        6,
-        "double_blank",
-        "a set has one 0-0, but {names} are all marked as holding it.",
-    )
     seen: dict[Tile, _Hand] = {}
     for hand in hands:
         for tile in hand.tiles or ():
             if tile in seen:
-                errors.append(
-                    RoundError(
-                        "tile_in_two_hands",
-                        f"{hand.name}: {tile} is also listed for {seen[tile].name}; a set has one of each tile.",
-                        rule=10,
-                        player=hand.entry.player,
-                        field="tiles",
-                    )
-                )
+                message = f"{tile} is also listed for {seen[tile].name}; a set has one of each tile."
+                errors.append(_hand_error(hand, "tile_in_two_hands", message, "tiles", 10))
             seen[tile] = hand
-    if errors:
-        return errors
-
-    holding = [hand for hand in hands if not hand.entry.went_out]
-    pips = sum(hand.pips for hand in holding)
-    known = sum(hand.tiles_left for hand in holding if hand.tiles_left is not None)
-    unknown = sum(1 for hand in holding if hand.tiles_left is None)
-    holds = bool(holders)
-    on_table = f"in a double-{n} set while {d}-{d} is on the table"
-    if unknown == 0:
-        reach = hand_range(n, d, known, holds)
-        possible = reach is not None and pips in reach
-        detail = (
-            f"{_plural(known, 'tile')} in all"
-            if reach is None
-            else f"{_plural(known, 'tile')} in all hold {reach.low} to {reach.high}"
-        )
-    else:
-        possible = fewest_tiles_for(n, d, pips, holds, at_least=known + unknown) is not None
-        detail = f"at least {_plural(known + unknown, 'tile')} in all"
-    if not possible:
-        errors.append(
-            RoundError(
-                "hands_unreachable",
-                f"Together the hands hold {pips} pips, which no deal allows {on_table} ({detail}). Check the entries.",
-                rule=9,
-                field="entries",
-            )
-        )
     return errors
+
+
+def check_11_hands_fill_at_once(table: _Table, hands: list[_Hand]) -> list[RoundError]:
+    """Check 11: the hands can be dealt at the same time from distinct tiles (decided exactly
+    when that is quick; see rules.fill). Names the fewest players whose hands clash."""
+    listed = [tile for hand in hands for tile in hand.tiles or ()]
+    pool = pool_counts(table.highest, table.starting_double, listed)
+    open_hands = [hand for hand in hands if hand.tiles is None and not hand.entry.went_out]
+
+    def need(hand: _Hand) -> Need:
+        others = None if hand.tiles_left is None else hand.tiles_left - (1 if hand.double_blank else 0)
+        return Need(hand.pips, others)
+
+    def possible(group: Sequence[_Hand]) -> bool | None:
+        try:
+            return can_fill([need(hand) for hand in group], pool)
+        except Undecided:
+            return None  # too costly to settle
+
+    whole = possible(open_hands) if open_hands else True
+    if whole:  # a deal of every hand at once is also one of any few of them
+        return []
+    # Name the fewest players whose hands clash: small groups are also quick to settle. A hand
+    # alone can clash only with tiles that another hand listed.
+    singles = [(hand,) for hand in open_hands] if listed else []
+    clash = next((group for group in [*singles, *combinations(open_hands, 2)] if possible(group) is False), None)
+    if clash is None:
+        if whole is None:
+            return []  # undecided: check 9's totals stand
+        clash = tuple(open_hands)
+    if len(clash) == 1:
+        clash = (*clash, *(hand for hand in hands if hand.tiles))
+    message = (
+        f"these hands cannot all be dealt at once {table.where}: "
+        "there are not enough different tiles with those pips. Check their entries."
+    )
+    return [
+        RoundError(
+            "hands_cannot_be_dealt_together", f"{_names(clash)}: {message}", rule=11, player=None, field="entries"
+        )
+    ]
 
 
 def _only_one(hands: list[_Hand], code: str, rule: int, field: str, message: str) -> list[RoundError]:

@@ -3,7 +3,7 @@
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .game import GameRules
+from .game import GameRules, open_positions
 
 
 def penalty(rules: GameRules, *, double_blank: bool, ended_on_double: bool) -> int:
@@ -68,3 +68,151 @@ def _ends_game(rules: GameRules, position: int, totals: Mapping[Hashable, int]) 
 
 def winners(ranked: Sequence[Standing]) -> list[Hashable]:
     return [standing.player for standing in ranked if standing.rank == 1]
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """One played round as the game's state needs it: where it sat, each player's score, and
+    who went out, was caught with the 0-0 or ended on a double (for the per-seat counts)."""
+
+    position: int
+    scores: Mapping[Hashable, int]
+    went_out: frozenset = frozenset()
+    double_blank: frozenset = frozenset()
+    ended_on_double: frozenset = frozenset()
+
+
+@dataclass(frozen=True)
+class SeatState:
+    player: Hashable
+    name: str
+    seat: int  # 0-based seat order
+    total: int
+    rank: int  # equal totals share a rank
+    place: int  # 1-based display order: rank, then seat
+    is_winner: bool
+    rounds: int
+    went_out: int
+    double_blank_penalties: int
+    end_on_double_penalties: int
+    to_target: int | None = None  # points left before the target score, in a target game
+
+    @property
+    def shares_place(self) -> bool:
+        return self.rank != self.place
+
+
+@dataclass(frozen=True)
+class RoundLine:
+    """A played round on the sheet: scores and running totals in seat order."""
+
+    number: int
+    position: int
+    starting_double: int
+    scores: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+class EndReason:
+    SEQUENCE = "sequence"  # every starting double of the game was played
+    TARGET = "target"  # someone's total reached the target score
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything about a game that follows from its rules and rounds, derived in one place:
+    the services save it, the pages and the API read it."""
+
+    seats: tuple[SeatState, ...]  # seat order
+    standings: tuple[SeatState, ...]  # display order
+    winners: tuple[Hashable, ...]  # empty until the game is over
+    finished: bool
+    ended_because: str | None
+    ended_after: int | None  # the round number the game ended with
+    rounds: tuple[RoundLine, ...]
+    next_position: int | None
+    next_double: int | None
+    open_doubles: tuple[int, ...]  # what the next round may start with, expected first
+    last_position: int | None
+    show_until: int | None  # the last position of the sequence worth showing on a sheet
+
+    def marker_after(self, rules: GameRules, position: int) -> str | None:
+        """What a sheet marks after a position: where an extended ladder turns, where a pass ends."""
+        if rules.extended and rules.double_at(position) in (0, rules.tile_set) and position > 0:
+            return "the ladder turns: back up" if rules.double_at(position) == 0 else "the ladder turns: back down"
+        if rules.target_score is not None and position == rules.pass_end(position):
+            return "end of a pass: the doubles start again from the top"
+        return None
+
+    @property
+    def leaders(self) -> tuple[SeatState, ...]:
+        return tuple(seat for seat in self.standings if seat.rank == 1) if self.rounds else ()
+
+
+def derive(rules: GameRules, seats: Sequence[tuple[Hashable, str]], rounds: Sequence[RoundResult]) -> GameState:
+    """The state of a game from its rules, its players in seat order and its rounds in play order."""
+    players = [player for player, _ in seats]
+    state = progress(rules, players, [PlayedRound(r.position, r.scores) for r in rounds])
+    ranked = standings(seats, state.totals)
+    rank = {row.player: row.rank for row in ranked}
+    place = {row.player: index for index, row in enumerate(ranked, start=1)}
+    won = set(winners(ranked)) if state.finished else set()
+
+    def count(player, attribute: str) -> int:
+        return sum(1 for r in rounds if player in getattr(r, attribute))
+
+    seat_states = tuple(
+        SeatState(
+            player=player,
+            name=name,
+            seat=index,
+            total=state.totals[player],
+            rank=rank[player],
+            place=place[player],
+            is_winner=player in won,
+            rounds=sum(1 for r in rounds if player in r.scores),
+            went_out=count(player, "went_out"),
+            double_blank_penalties=count(player, "double_blank") if rules.double_blank_penalty else 0,
+            end_on_double_penalties=count(player, "ended_on_double") if rules.end_on_double_penalty else 0,
+            to_target=None if rules.target_score is None else max(0, rules.target_score - state.totals[player]),
+        )
+        for index, (player, name) in enumerate(seats)
+    )
+    running = dict.fromkeys(players, 0)
+    lines = []
+    for number, played in enumerate(rounds, start=1):
+        for player in players:
+            running[player] += played.scores.get(player, 0)
+        lines.append(
+            RoundLine(
+                number,
+                played.position,
+                rules.double_at(played.position),
+                tuple(played.scores.get(player, 0) for player in players),
+                tuple(running[player] for player in players),
+            )
+        )
+    last = rounds[-1].position if rounds else None
+    open_doubles = () if state.finished else tuple(rules.double_at(p) for p in open_positions(rules, last))
+    if state.finished:
+        show_until = last
+    elif rules.round_limit is not None:
+        show_until = rules.round_limit - 1
+    else:
+        show_until = rules.pass_end(state.next_position)
+    return GameState(
+        seats=seat_states,
+        standings=tuple(sorted(seat_states, key=lambda seat: seat.place)),
+        winners=tuple(seat.player for seat in seat_states if seat.is_winner),
+        finished=state.finished,
+        ended_because=(EndReason.TARGET if rules.target_score is not None else EndReason.SEQUENCE)
+        if state.finished
+        else None,
+        ended_after=state.ended_after,
+        rounds=tuple(lines),
+        next_position=state.next_position,
+        next_double=None if state.next_position is None else rules.double_at(state.next_position),
+        open_doubles=open_doubles,
+        last_position=last,
+        show_until=show_until,
+    )

@@ -7,6 +7,7 @@ the k smallest and the k largest tiles is reachable by exactly k of them.
 """
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import cache
 from itertools import accumulate
@@ -14,7 +15,10 @@ from itertools import accumulate
 SUPPORTED_SETS = (6, 9, 12, 15, 18)
 DEFAULT_SET = 12
 
-_TILE_TEXT = re.compile(r"^\s*(\d{1,2})\s*-\s*(\d{1,2})\s*$")
+# Any dash a phone keyboard makes: hyphen-minus, hyphen, non-breaking hyphen, figure dash,
+# en dash, em dash, minus sign. \d is any script's decimal digit, read by int() as its value.
+DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2212"
+_TILE_TEXT = re.compile(rf"^\s*(\d{{1,2}})\s*[{DASHES}]\s*(\d{{1,2}})\s*$")
 
 
 @dataclass(frozen=True, order=True)
@@ -51,9 +55,11 @@ def double(value: int) -> Tile:
 
 def parse_tile(text: str, highest: int) -> Tile:
     """Read "a-b" (either order) as a tile of the double-`highest` set."""
-    match = _TILE_TEXT.match(text) if isinstance(text, str) else None
+    # NFKC turns full-width digits and dashes into plain ones.
+    match = _TILE_TEXT.match(unicodedata.normalize("NFKC", text)) if isinstance(text, str) else None
     if match is None:
-        raise TileError(f'"{text}" is not a tile: write it as two numbers like "3-4"')
+        shown = text if len(str(text)) <= 12 else f"{str(text)[:12]}…"
+        raise TileError(f'"{shown}" is not a tile: write two numbers joined by a dash, like "3-4"')
     tile = Tile.of(int(match[1]), int(match[2]))
     if tile.high > highest:
         raise TileError(f'"{text}" is not in a double-{highest} set (its ends go from 0 to {highest})')

@@ -1,6 +1,10 @@
-import pytest
+from datetime import timedelta
 
-from scorekeeper.models import Player
+import pytest
+from django.utils import timezone
+
+from scorekeeper.models import TRASH_DAYS, Player
+from scorekeeper.services import purge_trash
 from tests.api.conftest import round_body, start_game
 
 pytestmark = pytest.mark.django_db
@@ -11,9 +15,11 @@ def test_it_creates_lists_renames_and_deletes_a_player(client_kind):
     created = api.post("/api/v1/players/", {"name": "  Ann  "})
     assert created.status_code == 201 and created.json()["name"] == "Ann"
     pk = created.json()["id"]
+    book = created.json()["scorebook"]  # the personal scorebook, when none is named
     listing = api.get("/api/v1/players/").json()
-    assert listing["count"] == 1 and listing["results"] == [{"id": pk, "name": "Ann"}]
-    assert api.patch(f"/api/v1/players/{pk}/", {"name": "Annie"}).json() == {"id": pk, "name": "Annie"}
+    assert listing["count"] == 1 and listing["results"] == [{"id": pk, "name": "Ann", "scorebook": book, "user": None}]
+    renamed = api.patch(f"/api/v1/players/{pk}/", {"name": "Annie"}).json()
+    assert renamed == {"id": pk, "name": "Annie", "scorebook": book, "user": None}
     assert api.get(f"/api/v1/players/{pk}/").json()["name"] == "Annie"
     assert api.delete(f"/api/v1/players/{pk}/").status_code == 204
     assert not Player.objects.filter(pk=pk).exists()
@@ -46,4 +52,7 @@ def test_a_player_with_games_cannot_be_deleted(app):
     assert Player.objects.filter(pk=pk).exists()
     app.post(f"/api/v1/games/{game['id']}/rounds/", round_body(game, 6, 3, 4))
     assert app.delete(f"/api/v1/games/{game['id']}/").status_code == 204
+    refused = app.delete(f"/api/v1/players/{pk}/")  # the game waits in the trash, and could come back
+    assert refused.status_code == 409 and "trash" in refused.json()["detail"]
+    assert purge_trash(now=timezone.now() + timedelta(days=TRASH_DAYS + 1)) == 1
     assert app.delete(f"/api/v1/players/{pk}/").status_code == 204

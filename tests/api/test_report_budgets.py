@@ -4,7 +4,9 @@ import random
 
 import pytest
 
+from scorekeeper import scorebooks
 from scorekeeper.demo import PlayerFactory, seed_games
+from scorekeeper.models import Membership, Player
 from tests.api.conftest import app_for
 
 pytestmark = pytest.mark.django_db
@@ -15,20 +17,32 @@ def seeded(request):
     app = app_for(f"budget{request.param}@example.com")
     players = [PlayerFactory(owner=app.user, name=name) for name in ("Ann", "Ben", "Cy", "Dot", "Eve")]
     seed_games(app.user, players, request.param, random.Random(request.param))
+    # Several scorebooks: a club the user belongs to, and a stranger's, both with games of their own.
+    for owner, name in ((app.user, "Club"), (app_for(f"other{request.param}@example.com").user, "Elsewhere")):
+        book = scorebooks.create(by=owner, name=name)
+        table = [Player.objects.create(scorebook=book, name=f"{name} {i}") for i in range(4)]
+        seed_games(owner, table, request.param // 10, random.Random(7), scorebook=book)
+    Membership.objects.filter(user=app.user).update(last_used_at=None)
     return app, players
 
 
 def test_the_leaderboard_runs_a_fixed_number_of_queries(seeded, django_assert_num_queries):
     app, players = seeded
-    # 1-2 token lookup, 3 user, 4 every player with their figures (one grouped join on the records)
-    with django_assert_num_queries(4):
+    # 1-2 token lookup, 3 user, 4 the personal scorebook, 5 every player with their figures
+    # (one grouped join on the records)
+    with django_assert_num_queries(5):
         response = app.get("/api/v1/leaderboard/")
     assert response.json()["count"] == len(players)
+    club = app.get("/api/v1/scorebooks/").json()["results"][1]
+    # 1-2 token lookup, 3 user, 4 the scorebook with the caller's role (membership), 5 players + figures
+    with django_assert_num_queries(5):
+        response = app.get(f"/api/v1/leaderboard/?scorebook={club['id']}")
+    assert response.json()["count"] == 4
 
 
 def test_player_stats_run_a_fixed_number_of_queries(seeded, django_assert_num_queries):
     app, players = seeded
-    # 1-2 token lookup, 3 user, 4 the player, 5 figures, 6 per starting double, 7 head to head
+    # 1-2 token lookup, 3 user, 4 the player (of a scorebook of the user's), 5 figures, 6 per starting double, 7 head to head
     with django_assert_num_queries(7):
         response = app.get(f"/api/v1/players/{players[0].pk}/stats/")
     assert response.json()["games"] == players[0].seats.count()

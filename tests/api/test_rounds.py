@@ -157,3 +157,56 @@ def test_undo_reopens_a_finished_game(app):
     assert app.delete(rounds_url(game, 7)).status_code == 204
     body = app.get(f"/api/v1/games/{game['id']}/").json()
     assert body["status"] == "in_progress" and body["next_starting_double"] == 0 and body["winners"] == []
+
+
+def test_an_empty_tile_list_for_a_player_who_did_not_go_out_is_a_400_naming_them(app):
+    game = start_game(app, tile_set=12)
+    ann, ben, cy = (p["id"] for p in game["players"])
+    body = {"starting_double": 12, "entries": [
+        {"player": ann, "pips": 0, "went_out": True}, {"player": ben, "tiles": []}, {"player": cy, "pips": 5}]}  # fmt: skip
+    response = app.post(rounds_url(game), body)
+    assert response.status_code == 400
+    error = response.json()["errors"][0]
+    assert error["field"] == "entries[1].tiles" and error["message"].startswith("Ben: an empty tile list")
+    assert Round.objects.count() == 0
+
+
+def test_tiles_typed_with_a_phones_dashes_are_read(app):
+    game = start_game(app, tile_set=12)
+    ann, ben, cy = (p["id"] for p in game["players"])
+    body = {"starting_double": 12, "entries": [
+        {"player": ann, "pips": 0, "went_out": True}, {"player": ben, "tiles": ["3\u20134", "5 \u2014 6"]},
+        {"player": cy, "pips": 5}]}  # fmt: skip
+    response = app.post(rounds_url(game), body)
+    assert response.status_code == 201, response.json()
+    assert response.json()["entries"][1]["tiles"] == ["6-5", "4-3"] and response.json()["entries"][1]["pips"] == 18
+
+
+def test_a_tile_too_long_to_be_one_is_a_400_naming_the_player(app):
+    game = start_game(app, tile_set=12)
+    ann, ben, cy = (p["id"] for p in game["players"])
+    body = {"starting_double": 12, "entries": [
+        {"player": ann, "pips": 0, "went_out": True}, {"player": ben, "tiles": ["1" * 500]}, {"player": cy, "pips": 5}]}  # fmt: skip
+    response = app.post(rounds_url(game), body)
+    assert response.status_code == 400 and response.json()["errors"][0]["message"].startswith("Ben: ")
+
+
+def test_an_undone_round_comes_back_as_it_was_until_another_round_is_recorded(app):
+    game = start_game(app, tile_set=12)
+    ann, ben, cy = (p["id"] for p in game["players"])
+    body = {"starting_double": 12, "entries": [
+        {"player": ann, "pips": 0, "went_out": True, "ended_on_double": True},
+        {"player": ben, "tiles": ["5-4", "0-0"]}, {"player": cy, "pips": 7, "tiles_left": 2}]}  # fmt: skip
+    recorded = app.post(rounds_url(game), body).json()
+    assert app.post(f"{rounds_url(game)}restore/").status_code == 409  # nothing undone yet
+    assert app.delete(rounds_url(game, 1)).status_code == 204
+    restored = app.post(f"{rounds_url(game)}restore/")
+    assert restored.status_code == 201 and restored["Location"].endswith(rounds_url(game, 1))
+    assert restored.json()["entries"] == recorded["entries"]
+    assert app.post(f"{rounds_url(game)}restore/").status_code == 409  # once only
+    # Undo, then record another round: the undone one can no longer come back.
+    app.delete(rounds_url(game, 1))
+    app.post(rounds_url(game), round_body(game, 12, 3, 4))
+    response = app.post(f"{rounds_url(game)}restore/")
+    assert response.status_code == 409 and response.json()["code"] == "nothing_to_restore"
+    assert [r["number"] for r in app.get(rounds_url(game)).json()["results"]] == [1]

@@ -55,14 +55,13 @@ def fill_round(page, hands):
         if "pips" in hand:
             player.locator("input.pips").fill(str(hand["pips"]))
         if "tiles" in hand:
+            extras = player.locator("details.extras")
+            if extras.get_attribute("open") is None:
+                extras.locator("summary").click()
             player.locator("input.tiles").fill(str(hand["tiles"]))
-        for toggle, label in (
-            ("went_out", "went out"),
-            ("double_blank", "holds 0-0"),
-            ("ended_on_double", "ended on a double"),
-        ):
+        for toggle in ("went_out", "double_blank", "ended_on_double"):
             if toggle in hand:
-                player.get_by_label(label).set_checked(hand[toggle])
+                player.locator(f"input.{toggle}").set_checked(hand[toggle])
     page.get_by_role("button", name=re.compile("Save")).click()
 
 
@@ -108,16 +107,31 @@ def test_a_whole_game_night_at_phone_size(phone):
     expect(page.locator(".messages")).to_contain_text("Corrected round 1")
     assert totals(page) == ["54", "73", "9"]
 
-    # Undo round 2.
+    # Undo round 2: the page asks first (dismissed: nothing happens), then it can be brought back.
+    page.once("dialog", lambda dialog: dialog.dismiss())
     page.get_by_role("button", name="Undo round 2").click()
-    expect(page.locator(".messages")).to_contain_text("Undid the last round")
+    assert totals(page) == ["54", "73", "9"]
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Undo round 2").click()
+    expect(page.locator(".messages")).to_contain_text("Undid round 2")
+    assert totals(page) == ["50", "62", "9"]
+    page.get_by_role("button", name="Bring back round 2").click()
+    expect(page.locator(".messages")).to_contain_text("Round 2 is back")
+    assert totals(page) == ["54", "73", "9"]
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Undo round 2").click()
+    expect(page.locator(".messages")).to_contain_text("Undid round 2")
     assert totals(page) == ["50", "62", "9"]
 
     # Nobody held 5-5: skip to 4-4, then play down to 0-0.
     enter_round(page, {"Ann": {"went_out": True}, "Ben": {"pips": 3}, "Cy": {"pips": 4}}, starting_double=4)
     expect(page.locator("#sheet tr.skipped")).to_have_count(1)
     for _ in range(4):
-        enter_round(page, {"Ann": {"pips": 2}, "Ben": {"pips": 2}, "Cy": {"went_out": True}})
+        enter_round(page, {"Ann": {"pips": 2}, "Ben": {"pips": 3}, "Cy": {"went_out": True}})  # a deal can give both
+    # The 0-0 round ends the game: the page asks once, and saving again confirms.
+    expect(page.locator("#surprises")).to_contain_text("This round ends the game.")
+    screenshot(page, "04b-confirm-game-end")
+    page.get_by_role("button", name="Save anyway").click()
     expect(page.get_by_role("heading", name="Game over")).to_be_visible()
     expect(page.locator(".winners")).to_contain_text("Cy")
     screenshot(page, "05-game-over")

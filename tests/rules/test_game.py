@@ -1,3 +1,5 @@
+import itertools
+
 import pytest
 
 from scorekeeper.rules.deal import suggested_deal
@@ -49,8 +51,45 @@ def test_a_target_score_game_cycles_the_doubles_again():
     assert rules.round_limit is None
     assert place_round(rules, 6, 6) == 7
     assert rules.double_at(7) == 6
-    with pytest.raises(SequenceConflict):
-        place_round(rules, 9, 5)  # 5-5 already played in the second pass
+    with pytest.raises(SequenceConflict, match="just played"):
+        place_round(rules, 9, 4)  # 4-4 was position 9
+
+
+def test_a_target_game_may_skip_past_0_0_into_the_next_pass():
+    rules = GameRules(tile_set=6, target_score=200)
+    assert place_round(rules, 5, 6) == 7  # nobody held the 0-0: on to 6-6 of the second pass
+    assert place_round(rules, 9, 5) == 15  # 2, 1, 0 and 6 skipped: 5-5 of the third pass
+
+
+def test_a_target_game_never_skips_further_than_one_pass_ahead():
+    rules = GameRules(tile_set=6, target_score=200)
+    positions = list(open_positions(rules, 9))
+    assert len(positions) == 6 and sorted(rules.double_at(p) for p in positions) == [0, 1, 2, 3, 5, 6]
+
+
+def test_an_extended_target_ladder_turns_without_playing_the_end_double_twice():
+    rules = GameRules(tile_set=3, extended=True, target_score=500)
+    ladder = [rules.double_at(position) for position in range(14)]
+    assert ladder == [3, 2, 1, 0, 1, 2, 3, 2, 1, 0, 1, 2, 3, 2]
+    assert all(a != b for a, b in itertools.pairwise(ladder))
+
+
+def test_in_an_extended_game_the_double_just_played_cannot_start_the_next_round():
+    rules = GameRules(tile_set=6, extended=True)
+    with pytest.raises(SequenceConflict, match="started the round just played"):
+        place_round(rules, 0, 6)  # before, this jumped to the last 6-6 and ended the game
+    assert place_round(rules, 0, 5) == 1 and place_round(rules, 1, 1) == 5  # the first place it can take
+
+
+@pytest.mark.parametrize("extended", [False, True])
+@pytest.mark.parametrize("target", [None, 300])
+def test_the_open_doubles_are_distinct_and_never_the_one_just_played(extended, target):
+    rules = GameRules(tile_set=6, extended=extended, target_score=target)
+    for last in range(30 if target else len(rules.one_pass)):
+        doubles = [rules.double_at(p) for p in open_positions(rules, last)]
+        assert rules.double_at(last) not in doubles
+        if not extended:
+            assert len(doubles) == len(set(doubles))
 
 
 @pytest.mark.parametrize(
@@ -90,7 +129,7 @@ def test_the_open_positions_are_the_rest_of_the_pass_and_none_after_the_last_rou
     assert [rules.double_at(p) for p in open_positions(rules, 2)] == [3, 2, 1, 0]
     assert list(open_positions(rules, 6)) == []
     target = GameRules(tile_set=6, target_score=100)
-    assert [target.double_at(p) for p in open_positions(target, 6)] == [6, 5, 4, 3, 2, 1, 0]
+    assert [target.double_at(p) for p in open_positions(target, 6)] == [6, 5, 4, 3, 2, 1]
 
 
 @pytest.mark.parametrize(

@@ -251,3 +251,66 @@ def test_10_numbers_that_agree_with_the_list_are_accepted():
 def test_every_problem_in_a_round_is_reported_at_once():
     errors = rejected([out(1), entry(2, 24, tiles_left=1), entry(3, 5, ended_on_double=True)])
     assert {(e.player, e.code) for e in errors} == {(2, "pips_unreachable"), (3, "ended_on_double_without_going_out")}
+
+
+def test_8_in_the_double_blank_round_a_0_pip_hand_is_not_told_to_mark_the_0_0():
+    errors = rejected([out(1), entry(2, 0), entry(3, 4)], starting_double=0)
+    assert codes(errors) == {"empty_hand"} and "mark the 0-0" not in errors[0].message
+    assert "gone out" in errors[0].message
+
+
+def test_9_the_message_names_every_player_concerned_and_the_bound():
+    rules = GameRules(tile_set=6)
+    errors = rejected(
+        [out(1), entry(2, 80, tiles_left=12), entry(3, 77, tiles_left=12)], rules=rules, starting_double=6
+    )
+    assert errors[0].message.startswith("Ben and Cy: ")
+    assert "24 tiles in all hold" in errors[0].message and "not 157" in errors[0].message
+
+
+# 10. Listed tiles: the new wording.
+@pytest.mark.parametrize("text", ["3-4", "3–4", "3—4", "3‐4", "3−4", " 3 - 4 ", "４-３", "٣-٤"])  # noqa: RUF001
+def test_10_any_dash_a_keyboard_makes_and_any_scripts_digits_are_read(text):
+    scored = score_round(D12, 12, SEATS, [out(1), entry(2, tiles=[text]), entry(3, 5)])
+    assert scored.entries[1].tiles == ("4-3",) and scored.entries[1].pips == 7
+
+
+def test_10_an_empty_list_is_only_for_the_player_who_went_out():
+    errors = rejected([out(1), entry(2, tiles=[]), entry(3, 5)])
+    assert codes(errors) == {"empty_tile_list"} and errors[0].player == 2 and errors[0].message.startswith("Ben: ")
+    scored = score_round(D12, 12, SEATS, [out(1, tiles=[]), entry(2, tiles=["1-2"]), entry(3, 5)])
+    assert scored.entries[0].pips == 0
+
+
+def test_10_a_long_or_overlong_list_is_refused_naming_the_player():
+    errors = rejected([out(1), entry(2, tiles=["3-4" * 30]), entry(3, 5)])
+    assert codes(errors) == {"not_a_tile"} and errors[0].message.startswith("Ben: ") and len(errors[0].message) < 120
+    errors = rejected([out(1), entry(2, tiles=["1-2"] * 500), entry(3, 5)])
+    assert codes(errors) == {"too_many_tiles_listed"} and errors[0].message.startswith("Ben: 500 tiles listed")
+
+
+# 11. Hands that must be dealt at the same time.
+def test_11_two_hands_that_both_need_the_only_1_0_are_impossible():
+    # Ben's one tile of 1 pip is the 1-0; Cy's 3 pips in two tiles need it too (1-0 and 2-0 or 1-1).
+    # The totals pass check 9 thanks to Dot's big tile.
+    seats = [*SEATS, Seat(4, "Dot")]
+    hands = [out(1), entry(2, 1, tiles_left=1), entry(3, 3, tiles_left=2), entry(4, 23, tiles_left=1)]
+    errors = rejected(hands, seats=seats)
+    assert codes(errors) == {"hands_cannot_be_dealt_together"} and errors[0].rule == 11
+    assert errors[0].message.startswith("Ben and Cy: ")
+
+
+def test_11_hands_that_a_deal_can_give_together_are_accepted():
+    score_round(D12, 12, SEATS, [out(1), entry(2, 1, tiles_left=1), entry(3, 2, tiles_left=1)])
+    score_round(D12, 12, SEATS, [out(1), entry(2, 3, tiles_left=2), entry(3, 2, tiles_left=1)])
+
+
+def test_11_names_only_the_players_whose_hands_clash():
+    seats = [*SEATS, Seat(4, "Dot")]
+    errors = rejected([out(1), entry(2, 40), entry(3, 1, tiles_left=1), entry(4, 1, tiles_left=1)], seats=seats)
+    assert errors[0].message.startswith("Cy and Dot: ")
+
+
+def test_11_a_listed_tile_is_not_free_for_another_hand():
+    errors = rejected([out(1), entry(2, tiles=["1-0", "12-11"]), entry(3, 3, tiles_left=2)])
+    assert codes(errors) == {"hands_cannot_be_dealt_together"}

@@ -22,7 +22,8 @@ def test_a_user_logs_in_with_email_and_logs_out(client, user):
     assert response.status_code == 302
     assert client.get(reverse("home")).context["user"] == user
     client.post(reverse("account_logout"))
-    assert client.get(reverse("home"))["Location"].startswith(reverse("account_login"))
+    assert client.get(reverse("history"))["Location"].startswith(reverse("account_login"))
+    assert client.get(reverse("home")).templates[0].name == "scorekeeper/landing.html"
 
 
 def test_a_wrong_password_shows_a_form_error(client, user):

@@ -5,6 +5,7 @@ import pytest
 from django.urls import reverse
 
 from scorekeeper.demo import PlayerFactory, seed_games
+from scorekeeper.models import Game
 
 pytestmark = pytest.mark.django_db
 
@@ -61,6 +62,6 @@ def test_the_player_page_shows_figures_head_to_head_and_a_chart(client, user, hi
 
 def test_the_game_page_draws_running_totals(client, user, history):
     client.force_login(user)
-    game = user.games.first()
+    game = Game.objects.filter(created_by=user).first()
     html = client.get(reverse("game", args=[game.pk])).content.decode()
     assert 'aria-label="Running totals per player after each round"' in html

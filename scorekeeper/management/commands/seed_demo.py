@@ -4,6 +4,7 @@ from django.core.management.base import BaseCommand
 from tqdm import tqdm
 
 from scorekeeper.demo import PlayerFactory, UserFactory, seed_games
+from scorekeeper.models import Scorebook
 
 
 class Command(BaseCommand):
@@ -24,7 +25,8 @@ class Command(BaseCommand):
                 table = [PlayerFactory(owner=owner, name=name) for name in _names(rng, players)]
                 seed_games(owner, table, games, rng, progress=bar)
         for owner in owners:
-            self.stdout.write(f"{owner.email}: {owner.games.count()} games, {owner.players.count()} players")
+            book = Scorebook.personal_for(owner)
+            self.stdout.write(f"{owner.email}: {book.games.count()} games, {book.players.count()} players")
 
 
 def _names(rng, count):

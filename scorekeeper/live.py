@@ -1,0 +1,124 @@
+"""The live view: a game's read-only link for everyone at the table, and what it may show.
+
+A token is a selector (to find the link) and a verifier compared in constant time, so a guess
+learns nothing from how long the answer takes. Whoever holds the link sees player names and
+scores only: no ids of the account's other objects, no email."""
+
+import re
+import secrets
+import time
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Prefetch
+from django.utils import timezone
+
+from .models import LIVE_SELECTOR_LENGTH, LIVE_TOKEN_LENGTH, Entry, Game, LiveLink, Round, Seat, new_live_token
+from .sheet import Sheet, build_sheet
+
+_TOKEN = re.compile(rf"^[A-Za-z0-9_-]{{{LIVE_TOKEN_LENGTH}}}$")
+# Requests per client address and link in one minute (settings.LIVE_REQUESTS_PER_MINUTE): a
+# table's phones and a TV poll every 2 s (30 a minute each), so the default lets ten share one
+# home connection; a leaked link hammered from one address is refused with 429.
+WINDOW = 60
+
+
+@transaction.atomic
+def share(*, game: Game, by) -> LiveLink:
+    """Make the game's live link, or replace it: the old token stops working at once."""
+    selector, verifier = new_live_token()
+    link, _ = LiveLink.objects.update_or_create(
+        game=game,
+        defaults={"selector": selector, "verifier": verifier, "created_by": by, "created_at": timezone.now()},
+    )
+    return link
+
+
+def revoke(*, game: Game) -> bool:
+    deleted, _ = LiveLink.objects.filter(game=game).delete()
+    return bool(deleted)
+
+
+def find(token: str) -> LiveLink | None:
+    """The link a token opens, with its game's version (one query), or None."""
+    if not isinstance(token, str) or not _TOKEN.match(token):
+        return None
+    link = (
+        LiveLink.objects.select_related("game")
+        .only("selector", "verifier", "game__version", "game__id")
+        .filter(selector=token[:LIVE_SELECTOR_LENGTH], game__deleted_at__isnull=True)
+        .first()
+    )
+    if link is None or not secrets.compare_digest(link.verifier, token[LIVE_SELECTOR_LENGTH:]):
+        return None
+    return link
+
+
+def sheet_of(link: LiveLink) -> Sheet:
+    """The whole sheet of the link's game (rounds and entries in order)."""
+    seats = Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
+    game = Game.objects.prefetch_related(seats).get(pk=link.game_id)
+    rounds = list(
+        Round.objects.filter(game=game)
+        .order_by("number")
+        .prefetch_related(Prefetch("entries", Entry.objects.order_by("position")))
+    )
+    return build_sheet(game, list(game.seats.all()), rounds)
+
+
+def public(sheet: Sheet) -> dict:
+    """The game as GET one game shows it, less anything private: players by name only."""
+    game = sheet.game
+    names = {seat.player_id: seat.player.name for seat in sheet.seats}
+    return {
+        "name": str(game),
+        "tile_set": game.tile_set,
+        "rules": {key: value for key, value in game.rules.as_dict().items() if key != "tile_set"},
+        "players": [{"name": seat.player.name} for seat in sheet.seats],
+        "status": game.status,
+        "next_starting_double": game.next_double,
+        "rounds": [
+            {
+                "number": row.round.number,
+                "starting_double": row.round.starting_double,
+                "blocked": row.round.blocked,
+                "entries": [
+                    {
+                        "name": names[entry.player_id],
+                        **{key: getattr(entry, key) for key in LIVE_ENTRY_FIELDS},
+                    }
+                    for entry in row.round.entries.all()
+                ],
+            }
+            for row in sheet.rows
+            if row.round is not None
+        ],
+        "standings": [{"name": seat.name, "total": seat.total, "rank": seat.rank} for seat in sheet.standings],
+        "winners": [seat.name for seat in sheet.standings if seat.is_winner],
+        "suggested_deal": {"tiles": sheet.deal.tiles, "alternative": sheet.deal.alternative},
+        "created_at": game.created_at,
+        "finished_at": game.finished_at,
+    }
+
+
+LIVE_ENTRY_FIELDS = ("pips", "tiles_left", "tiles", "double_blank", "went_out", "ended_on_double", "penalty", "score")
+
+
+def retry_after(request, token: str) -> int:
+    """0 when this request may go on; otherwise the seconds until the client's window ends. The
+    counts live in the shared cache, so every worker sees the same ones."""
+    limit, window = settings.LIVE_REQUESTS_PER_MINUTE, WINDOW
+    now = int(time.time())
+    start = now - now % window
+    address = request.META.get("REMOTE_ADDR", "")
+    selector = token[:LIVE_SELECTOR_LENGTH] if isinstance(token, str) and _TOKEN.match(token) else "malformed"
+    key = f"live-rate:{selector}:{address}:{start}"
+    if cache.add(key, 1, timeout=window + 1):
+        return 0
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.add(key, 1, timeout=window + 1)
+        return 0
+    return 0 if count <= limit else start + window - now or 1

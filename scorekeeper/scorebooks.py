@@ -1,0 +1,163 @@
+"""Scorebooks and their members: who may read and write what. Writes that touch several rows,
+one transaction each, like the services; views turn Forbidden into 403, Conflict into 409 and
+Http404 into 404."""
+
+from django.db import transaction
+from django.db.models import F
+from django.http import Http404
+from django.utils import timezone
+
+from .models import Invite, Membership, Role, Scorebook
+from .services import Conflict, Forbidden, InvalidInput
+
+
+def require_owner(role: str | None, what: str) -> None:
+    if role != Role.OWNER:
+        raise Forbidden(f"Only an owner of this scorebook can {what}.")
+
+
+def current(user) -> Scorebook:
+    """The scorebook the pages work in: the one the user switched to last, else their personal one."""
+    membership = (
+        Membership.objects.filter(user=user)
+        .select_related("scorebook")
+        .order_by(F("last_used_at").desc(nulls_last=True), "joined_at")
+        .first()
+    )
+    book = membership.scorebook if membership else Scorebook.personal_for(user)
+    book.role = membership.role if membership else Role.OWNER
+    return book
+
+
+def switch(user, book: Scorebook) -> None:
+    Membership.objects.filter(user=user, scorebook=book).update(last_used_at=timezone.now())
+
+
+def _name(name: str) -> str:
+    name = (name or "").strip()
+    if not name:
+        raise InvalidInput({"name": ["Give the scorebook a name."]})
+    return name
+
+
+@transaction.atomic
+def create(*, by, name: str) -> Scorebook:
+    Scorebook.personal_for(by)  # every user has one before any other
+    book = Scorebook.objects.create(name=_name(name))
+    Membership.objects.create(scorebook=book, user=by, role=Role.OWNER, last_used_at=timezone.now())
+    book.role = Role.OWNER
+    return book
+
+
+def rename(*, book: Scorebook, role: str | None, name: str) -> Scorebook:
+    require_owner(role, "rename it")
+    book.name = _name(name)
+    book.save(update_fields=["name"])
+    return book
+
+
+@transaction.atomic
+def delete(*, book: Scorebook, role: str | None) -> None:
+    require_owner(role, "delete it")
+    if book.personal:
+        raise Conflict("Your personal scorebook cannot be deleted.", "personal_scorebook")
+    if book.games.alive().exists():
+        raise Conflict(f"{book.name} still has games: delete them first.", "scorebook_has_games")
+    book.delete()
+
+
+def invite(*, book: Scorebook, role: str | None, by, invite_role: str) -> Invite:
+    require_owner(role, "invite members")
+    if invite_role not in (Role.SCORER, Role.VIEWER):
+        raise InvalidInput({"role": ['Choose "scorer" or "viewer".']})
+    return Invite.objects.create(scorebook=book, role=invite_role, created_by=by)
+
+
+@transaction.atomic
+def accept(*, code: str, user) -> Scorebook:
+    """Join with the invite's role. Unknown, expired or used by someone else: 404. The same user
+    again, or someone already a member: nothing changes (and the code stays unused)."""
+    invite = Invite.objects.select_for_update().usable_by(user).filter(code=code).select_related("scorebook").first()
+    if invite is None:
+        raise Http404("This invite does not exist, has expired or was used by someone else.")
+    book = invite.scorebook
+    if not Membership.objects.filter(scorebook=book, user=user).exists():
+        Scorebook.personal_for(user)
+        Membership.objects.create(scorebook=book, user=user, role=invite.role, last_used_at=timezone.now())
+        invite.accepted_by, invite.accepted_at = user, timezone.now()
+        invite.save(update_fields=["accepted_by", "accepted_at"])
+    return book
+
+
+@transaction.atomic
+def remove_member(*, book: Scorebook, role: str | None, by, user_id: int) -> None:
+    """An owner removes a member, or a member leaves (user_id is their own); the last owner stays."""
+    if user_id != by.pk:
+        require_owner(role, "remove members")
+    members = list(Membership.objects.select_for_update().filter(scorebook=book))  # one change at a time
+    target = next((m for m in members if m.user_id == user_id), None)
+    if target is None:
+        raise Http404("No such member in this scorebook.")
+    owners = [m for m in members if m.role == Role.OWNER]
+    if target.role == Role.OWNER and len(owners) == 1:
+        raise Conflict("The last owner cannot leave: make someone else an owner first.", "last_owner")
+    target.delete()
+    Scorebook.objects.filter(pk=book.pk, personal_of_id=user_id).update(personal_of=None)
+
+
+def set_role(*, book: Scorebook, role: str | None, user_id: int, new_role: str) -> Membership:
+    require_owner(role, "change roles")
+    if new_role not in Role.values:
+        raise InvalidInput({"role": ['Choose "owner", "scorer" or "viewer".']})
+    with transaction.atomic():
+        members = list(Membership.objects.select_for_update().filter(scorebook=book))
+        target = next((m for m in members if m.user_id == user_id), None)
+        if target is None:
+            raise Http404("No such member in this scorebook.")
+        if target.role == Role.OWNER and new_role != Role.OWNER and sum(m.role == Role.OWNER for m in members) == 1:
+            raise Conflict("The last owner cannot step down: make someone else an owner first.", "last_owner")
+        target.role = new_role
+        target.save(update_fields=["role"])
+    return target
+
+
+def hand_over(memberships) -> Membership | None:
+    """Who becomes owner when the last owner goes: the longest-standing scorer, else viewer."""
+    ranked = sorted(memberships, key=lambda m: (m.role != Role.SCORER, m.joined_at, m.pk))
+    return ranked[0] if ranked else None
+
+
+@transaction.atomic
+def delete_account(*, user) -> dict:
+    """Delete an account and everything that is only its own. In a scorebook others share, its
+    place goes: another owner stays, or the longest-standing scorer (else viewer) becomes owner; a
+    scorebook nobody else uses goes with its games and players. Versions the history keeps and
+    rounds it recorded stay, credited to nobody. Says what happened, per scorebook."""
+    from .models import Game, Player, Round
+
+    outcome = {"handed_over": [], "deleted": [], "left": []}
+    for membership in Membership.objects.select_for_update().filter(user=user).select_related("scorebook"):
+        book = membership.scorebook
+        others = list(Membership.objects.filter(scorebook=book).exclude(user=user))
+        if not others:
+            outcome["deleted"].append(book.name)
+            book.delete()
+            continue
+        if membership.role == Role.OWNER and not any(m.role == Role.OWNER for m in others):
+            heir = hand_over(others)
+            heir.role = Role.OWNER
+            heir.save(update_fields=["role"])
+            outcome["handed_over"].append((book.name, heir.user.email))
+        else:
+            outcome["left"].append(book.name)
+        Scorebook.objects.filter(pk=book.pk, personal_of=user).update(personal_of=None)
+    # The kept versions point at the user by id only (no database constraint): make them nobody's.
+    Player.history.filter(user_id=user.pk).update(user_id=None)
+    Player.history.filter(history_user_id=user.pk).update(history_user_id=None)
+    Game.history.filter(created_by_id=user.pk).update(created_by_id=None)
+    Game.history.filter(history_user_id=user.pk).update(history_user_id=None)
+    Round.history.filter(recorded_by_id=user.pk).update(recorded_by_id=None)
+    Round.history.filter(corrected_by_id=user.pk).update(corrected_by_id=None)
+    Round.history.filter(history_user_id=user.pk).update(history_user_id=None)
+    user.delete()
+    return outcome

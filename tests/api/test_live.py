@@ -1,0 +1,127 @@
+"""The live view through the URL: a read-only link, conditional reads, nothing private, limits."""
+
+import json
+import re
+
+import pytest
+from django.test import Client
+
+from scorekeeper import live
+from scorekeeper.models import Game, LiveLink
+from scorekeeper.services import restore_game
+from tests.api.conftest import round_body, start_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def shared(app):
+    game = start_game(app)
+    made = app.post(f"/api/v1/games/{game['id']}/share/")
+    assert made.status_code == 201
+    return game, made.json()
+
+
+def test_a_share_gives_a_link_an_api_url_and_a_qr_code_that_need_no_account(app, shared):
+    game, link = shared
+    assert set(link) == {"token", "url", "api_url", "qr_svg_url", "created_at"}
+    assert len(link["token"]) == 44 and link["url"].endswith(f"/live/{link['token']}/")
+    assert app.get(f"/api/v1/games/{game['id']}/share/").json()["token"] == link["token"]
+    stranger = Client()
+    assert stranger.get(link["api_url"]).status_code == 200
+    page = stranger.get(link["url"])
+    assert page.status_code == 200 and b'name="robots" content="noindex' in page.content
+    qr = stranger.get(link["qr_svg_url"])
+    assert qr.status_code == 200 and qr["Content-Type"] == "image/svg+xml"
+
+
+def test_the_live_body_holds_names_and_scores_only(app, shared):
+    game, link = shared
+    app.post(f"/api/v1/games/{game['id']}/rounds/", round_body(game, 6, 3, 4))
+    body = Client().get(link["api_url"]).json()
+    assert [p["name"] for p in body["players"]] == ["Ann", "Ben", "Cy"]
+    assert [e["score"] for e in body["rounds"][0]["entries"]] == [0, 3, 4]
+    text = json.dumps(body)
+    assert '"id"' not in text and '"player"' not in text and app.user.email not in text and "@" not in text
+    assert body["standings"][0] == {"name": "Ann", "total": 0, "rank": 1}
+
+
+def test_an_unchanged_game_is_a_304_and_a_new_round_a_200(app, shared, django_assert_num_queries):
+    game, link = shared
+    viewer = Client()
+    first = viewer.get(link["api_url"])
+    etag = first["ETag"]
+    # 1 the link with its game's version (nothing else: no session, no user)
+    with django_assert_num_queries(1):
+        again = viewer.get(link["api_url"], headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.content == b"" and again["ETag"] == etag
+    app.post(f"/api/v1/games/{game['id']}/rounds/", round_body(game, 6, 3, 4))
+    changed = viewer.get(link["api_url"], headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed["ETag"] != etag and len(changed.json()["rounds"]) == 1
+    page = viewer.get(f"/live/{link['token']}/sheet/", headers={"If-None-Match": changed["ETag"]})
+    assert page.status_code == 304
+
+
+def test_a_game_and_a_round_answer_304_to_their_current_etag(browser, django_assert_num_queries):
+    game = start_game(browser)
+    browser.post(f"/api/v1/games/{game['id']}/rounds/", round_body(game, 6, 3, 4))
+    for path in (f"/api/v1/games/{game['id']}/", f"/api/v1/games/{game['id']}/rounds/1/"):
+        etag = browser.get(path)["ETag"]
+        # 1 session, 2 user (authentication), 3 the version of a game in the user's scorebooks
+        with django_assert_num_queries(3):
+            response = browser.get(path, headers={"If-None-Match": etag})
+        assert response.status_code == 304 and response["ETag"] == etag, path
+        assert browser.get(path, headers={"If-None-Match": '"game-0-v0"'}).status_code == 200
+    browser.post(f"/api/v1/games/{game['id']}/rounds/", round_body(game, 5, 2, 3))
+    assert browser.get(f"/api/v1/games/{game['id']}/rounds/1/", headers={"If-None-Match": etag}).status_code == 200
+
+
+def test_a_replaced_revoked_or_unknown_link_is_a_404(app, shared):
+    game, link = shared
+    new = app.post(f"/api/v1/games/{game['id']}/share/").json()
+    assert new["token"] != link["token"]
+    visitor = Client()
+    assert visitor.get(link["api_url"]).status_code == 404
+    assert visitor.get(new["api_url"]).status_code == 200
+    assert app.delete(f"/api/v1/games/{game['id']}/share/").status_code == 204
+    for url in (new["api_url"], new["url"], new["qr_svg_url"]):
+        assert visitor.get(url).status_code == 404, url
+    assert b"no longer works" in visitor.get(new["url"]).content
+    assert app.get(f"/api/v1/games/{game['id']}/share/").status_code == 404
+    assert app.delete(f"/api/v1/games/{game['id']}/share/").status_code == 404
+    wrong = new["token"][:12] + "x" * 32  # the right selector with a wrong secret
+    assert visitor.get(f"/api/v1/live/{wrong}/").status_code == 404
+    assert visitor.get("/api/v1/live/short/").status_code == 404
+
+
+def test_a_token_carries_at_least_128_bits_and_is_checked_in_constant_time(app, shared, monkeypatch):
+    _, link = shared
+    assert len(set(re.findall(r"[A-Za-z0-9_-]", link["token"]))) > 10  # not a counter
+    compared = []
+    real = live.secrets.compare_digest
+    monkeypatch.setattr(live.secrets, "compare_digest", lambda a, b: compared.append((a, b)) or real(a, b))
+    Client().get(link["api_url"])
+    assert compared == [(LiveLink.objects.get().verifier, link["token"][12:])]
+    assert len(LiveLink.objects.get().verifier) * 6 >= 128 + 64  # 32 URL-safe characters: 192 bits
+
+
+def test_a_leaked_link_hammered_from_one_address_gets_429_with_retry_after(shared, settings, monkeypatch):
+    _, link = shared
+    settings.LIVE_REQUESTS_PER_MINUTE = 5
+    monkeypatch.setattr(live.time, "time", lambda: 1_800_000_030.0)  # mid-window: no minute rolls over
+    client = Client()
+    answers = [client.get(link["api_url"]).status_code for _ in range(7)]
+    assert answers[:5] == [200] * 5 and answers[5:] == [429, 429]
+    refused = client.get(link["api_url"])
+    assert refused["Retry-After"] == "30"
+    assert client.get(link["url"]).status_code == 429
+    assert Client(REMOTE_ADDR="10.0.0.9").get(link["api_url"]).status_code == 200  # another address
+
+
+def test_deleting_the_game_ends_its_link(app, shared):
+    game, link = shared
+    app.delete(f"/api/v1/games/{game['id']}/")
+    assert Game.objects.trashed().count() == 1 and Client().get(link["api_url"]).status_code == 404
+    trashed = Game.objects.get()
+    restore_game(game=trashed, by=trashed.deleted_by)
+    assert Client().get(link["api_url"]).status_code == 404  # a restored game does not reopen the link
