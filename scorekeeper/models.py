@@ -390,6 +390,13 @@ class Round(models.Model):
     def __str__(self):
         return f"Round {self.number} ({self.starting_double}-{self.starting_double})"
 
+    # Set by the services on a round they have just written, so answering with it reads nothing back.
+    saved_entries: list["Entry"] | None = None
+
+    def entries_in_order(self):
+        """The entries in seat order: as just saved, or as prefetched (ordered by position)."""
+        return self.saved_entries if self.saved_entries is not None else self.entries.all()
+
     @property
     def etag(self) -> str:
         """Tied to the game's version, which every write in the game moves on."""

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F, RestrictedError
 from django.utils import timezone
 
@@ -220,7 +220,8 @@ def _record(game: Game, starting_double: int, entries: Sequence[EntryInput], by,
     except SequenceConflict as conflict:
         raise Conflict(str(conflict), "starting_double_unavailable") from None
     try:
-        with transaction.atomic():
+        # No savepoint of its own: a clash rolls back the caller's whole transaction anyway.
+        with transaction.atomic(savepoint=False):
             round_ = Round(
                 game=game,
                 number=last.number + 1 if last else 1,
@@ -231,13 +232,14 @@ def _record(game: Game, starting_double: int, entries: Sequence[EntryInput], by,
                 entries_as_saved=_as_saved(scored, seats),
             )
             _save_with_history(round_, by, action)
-            _save_entries(round_, seats, scored)
+            round_.saved_entries = _save_entries(round_, seats, scored)
     except IntegrityError:
         raise Conflict("That round was just recorded by someone else: reload the game.", "round_exists") from None
     if game.undone_round is not None:
         game.undone_round = None
         Game.objects.filter(pk=game.pk).update(undone_round=None)
     _refresh(game, seats)
+    round_.game = game
     return round_
 
 
@@ -252,7 +254,7 @@ def correct_round(
 ) -> Round:
     """Replace a recorded round's entries; its starting double stays as it was."""
     game = _lock(round.game, expected_version)
-    round_ = game.rounds.get(pk=round.pk)
+    round_ = game.rounds.select_related("recorded_by").get(pk=round.pk)
     if starting_double is not None and starting_double != round_.starting_double:
         raise Conflict(
             f"Round {round_.number} started with {round_.starting_double}-{round_.starting_double}; "
@@ -262,7 +264,7 @@ def correct_round(
     seats = list(game.seats.select_related("player"))
     scored = _score(game, seats, round_.starting_double, entries)
     round_.entries.all().delete()
-    _save_entries(round_, seats, scored)
+    round_.saved_entries = _save_entries(round_, seats, scored)
     round_.blocked = scored.blocked
     round_.corrected_by = by
     round_.entries_as_saved = _as_saved(scored, seats)
@@ -275,6 +277,7 @@ def correct_round(
             "recorded: undo them first.",
             "correction_ends_game_early",
         )
+    round_.game = game
     return round_
 
 
@@ -438,9 +441,11 @@ def _score(game: Game, seats: list[Seat], starting_double: int, entries: Sequenc
         raise InvalidInput(errors, invalid.errors) from None
 
 
-def _save_entries(round_: Round, seats: list[Seat], scored: ScoredRound) -> None:
+def _save_entries(round_: Round, seats: list[Seat], scored: ScoredRound) -> list[Entry]:
+    """Insert the round's entries; they come back in seat order (what the API answers with)."""
     position = {seat.player_id: seat.position for seat in seats}
-    Entry.objects.bulk_create(_entry(round_, position[entry.player], entry) for entry in scored.entries)
+    saved = Entry.objects.bulk_create(_entry(round_, position[entry.player], entry) for entry in scored.entries)
+    return sorted(saved, key=lambda entry: entry.position)
 
 
 def _entry(round_: Round, position: int, entry: ScoredEntry) -> Entry:
@@ -512,10 +517,14 @@ def _save_state(game: Game, seats: list[Seat], played, *, finished_at=None) -> G
     results = _round_results(played)
     before = [_figures(seat) for seat in seats] if game.is_finished else []
     state = derive(game.rules, [(seat.player_id, seat.player.name) for seat in seats], results)
+    changed = []
     for seat, derived in zip(seats, state.seats, strict=True):
-        for name in SEAT_SUMMARY:
-            setattr(seat, name, getattr(derived, name))
-    Seat.objects.bulk_update(seats, SEAT_SUMMARY)
+        figures = [getattr(derived, name) for name in SEAT_SUMMARY]
+        if figures != [getattr(seat, name) for name in SEAT_SUMMARY]:
+            for name, value in zip(SEAT_SUMMARY, figures, strict=True):
+                setattr(seat, name, value)
+            changed.append(seat)
+    _write_seat_summaries(changed)
     # The records hold finished games only: take back what was counted, count what is now.
     _add_to_records(game.tile_set, before, sign=-1)
     if state.finished:
@@ -524,16 +533,36 @@ def _save_state(game: Game, seats: list[Seat], played, *, finished_at=None) -> G
         game.status, game.finished_at = Game.Status.IN_PROGRESS, None
     elif not game.is_finished:
         game.status, game.finished_at = Game.Status.FINISHED, finished_at or timezone.now()
+    # The game row is locked (or was created) in this transaction: its version is the current one.
+    game.ended_because, game.next_double = state.ended_because or "", state.next_double
+    game.version, game.updated_at = game.version + 1, timezone.now()
     Game.objects.filter(pk=game.pk).update(
-        status=game.status,
-        finished_at=game.finished_at,
-        ended_because=state.ended_because or "",
-        next_double=state.next_double,
-        version=F("version") + 1,
-        updated_at=timezone.now(),
-    )
-    game.refresh_from_db(fields=["version", "updated_at", "ended_because", "next_double"])
+        **{name: getattr(game, name) for name in
+           ("status", "finished_at", "ended_because", "next_double", "version", "updated_at")}
+    )  # fmt: skip
     return state
+
+
+def _write_seat_summaries(seats: list[Seat]) -> None:
+    """Save the seats' summary columns in one UPDATE ... FROM (VALUES ...), on SQLite and PostgreSQL
+    alike (bulk_update would build a CASE expression per column and seat in Python)."""
+    if not seats:
+        return
+    quote = connection.ops.quote_name
+    table = quote(Seat._meta.db_table)
+    fields = [Seat._meta.get_field(name) for name in SEAT_SUMMARY]
+    # VALUES names its columns column1, column2, ... on both databases; column1 is the seat's id.
+    assignments = ", ".join(
+        f"{quote(field.column)} = CAST(v.column{number} AS {'boolean' if field.get_internal_type() == 'BooleanField' else 'integer'})"
+        for number, field in enumerate(fields, start=2)
+    )
+    row = "(" + ", ".join(["%s"] * (len(fields) + 1)) + ")"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET {assignments} FROM (VALUES {', '.join([row] * len(seats))}) AS v "
+            f"WHERE {table}.{quote('id')} = v.column1",
+            [value for seat in seats for value in (seat.pk, *(getattr(seat, field.attname) for field in fields))],
+        )
 
 
 def _refresh(game: Game, seats: list[Seat]) -> GameState:

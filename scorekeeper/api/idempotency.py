@@ -68,8 +68,8 @@ def _fingerprint(request) -> str:
 
 
 def _claim(user, key: str, fingerprint: str) -> tuple[IdempotencyKey, bool]:
+    """Claim the key (one INSERT on the usual path); an expired key, or one whose request died, is taken over."""
     now = timezone.now()
-    IdempotencyKey.objects.filter(owner=user, key=key, created_at__lt=now - KEPT_FOR).delete()
     for _ in range(3):  # the other request's claim may vanish between our insert and our read
         try:
             with transaction.atomic():
@@ -80,10 +80,13 @@ def _claim(user, key: str, fingerprint: str) -> tuple[IdempotencyKey, bool]:
             break
     else:
         raise RequestInProgress()
-    if record.status_code is None and record.created_at < now - ABANDONED_AFTER:
-        taken = IdempotencyKey.objects.filter(pk=record.pk, status_code__isnull=True, created_at=record.created_at)
-        if taken.update(request_hash=fingerprint, created_at=now):
-            record.request_hash = fingerprint
+    expired = record.created_at < now - KEPT_FOR
+    abandoned = record.status_code is None and record.created_at < now - ABANDONED_AFTER
+    if expired or abandoned:
+        # Only if nobody took it over in the meantime: created_at is the claim's identity.
+        taken = IdempotencyKey.objects.filter(pk=record.pk, created_at=record.created_at)
+        if taken.update(request_hash=fingerprint, created_at=now, status_code=None, response_body=None, location=""):
+            record.request_hash, record.created_at, record.status_code = fingerprint, now, None
             return record, True
     return record, False
 

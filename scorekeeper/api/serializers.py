@@ -186,9 +186,9 @@ class EntrySerializer(serializers.ModelSerializer):
 
 
 class RoundSerializer(serializers.ModelSerializer):
-    """Needs recorded_by and corrected_by selected."""
+    """Needs recorded_by and corrected_by selected, and the entries prefetched in order (or just saved)."""
 
-    entries = EntrySerializer(many=True)
+    entries = EntrySerializer(many=True, source="entries_in_order")
     recorded_by = serializers.SerializerMethodField()
     corrected_by = serializers.SerializerMethodField()
 

@@ -348,7 +348,6 @@ class RoundList(APIView):
             entries=data.entry_inputs(),
             by=request.user,
         )
-        round_ = _round(request.user, game_pk, round_.number)
         return Response(
             RoundSerializer(round_).data,
             status=status.HTTP_201_CREATED,
@@ -390,14 +389,13 @@ class RoundDetail(APIView):
         round_ = _round(request.user, game_pk, number, write=True)
         data = RoundWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.correct_round(
+        round_ = services.correct_round(
             round=round_,
             starting_double=data.validated_data["starting_double"],
             entries=data.entry_inputs(),
             expected_version=expected_version(request, game_pk, number),
             by=request.user,
         )
-        round_ = _round(request.user, game_pk, number)
         return Response(RoundSerializer(round_).data, headers={"ETag": round_.etag})
 
     @extend_schema(parameters=[IF_MATCH], responses={204: None, **_errors(401, 403, 404, 409, 412)})
@@ -422,7 +420,6 @@ class RoundRestore(APIView):
     def post(self, request, game_pk):
         game = game_to_write(request.user, game_pk)
         round_ = services.restore_round(game=game, expected_version=expected_version(request, game_pk), by=request.user)
-        round_ = _round(request.user, game_pk, round_.number)
         location = request.path.replace("restore/", f"{round_.number}/")
         return Response(
             RoundSerializer(round_).data,

@@ -46,3 +46,46 @@ def test_game_list_runs_a_fixed_number_of_queries(app, django_assert_num_queries
     with django_assert_num_queries(7):
         response = app.get(f"/api/v1/games/?scorebook={personal}")
     assert response.json()["count"] == games
+
+
+def tile_body(game, starting_double):
+    """Seat 0 went out; the others list their tiles (none of them the starting double)."""
+    hands = [["1-2", "3-4"], ["5-6", "0-1", "4-4"], ["4-5", "6-6"], ["0-3"], ["1-5", "2-6"], ["0-6"], ["3-5"]]
+    entries = [{"player": game["players"][0]["id"], "pips": 0, "went_out": True}]
+    entries += [{"player": seat["id"], "tiles": hand} for seat, hand in zip(game["players"][1:], hands, strict=False)]
+    return {"starting_double": starting_double, "entries": entries}
+
+
+@pytest.mark.parametrize(("players", "rounds"), [(4, 1), (8, 9)])
+def test_recording_correcting_and_undoing_a_round_cost_a_fixed_number_of_queries(
+    app, django_assert_num_queries, players, rounds
+):
+    (game,) = build(app, players, rounds)
+    url = f"/api/v1/games/{game['id']}/rounds/"
+    next_double = 12 - rounds
+    # 1-3 session token (exists, load) and user; 4 claim the Idempotency-Key (insert); 5 the game
+    # with the user's role; 6 lock the game; 7 seats + players; 8 the last round; 9 insert the round,
+    # 10 its history row, 11 its entries (one insert); 12 every entry of the game (the state is derived
+    # from them); 13 the seats' figures (one UPDATE ... FROM VALUES); 14 the game's state and version;
+    # 15 store the answer with the key. The rest are savepoints (2 per transaction: idempotency, service).
+    with django_assert_num_queries(15 + 6):
+        response = app.post(
+            url, round_body(game, next_double, *range(3, 2 + players)), headers={"Idempotency-Key": "a"}
+        )
+    assert response.status_code == 201 and len(response.json()["entries"]) == players
+    with django_assert_num_queries(15 + 6):  # by tile lists: the same queries
+        response = app.post(url, tile_body(game, next_double - 1), headers={"Idempotency-Key": "b"})
+    assert response.status_code == 201 and response.json()["entries"][2]["tiles_left"] == 3
+    number = rounds + 2
+    # 1-3 token and user; 4 the game with the role; 5 the round and who recorded it, 6 its entries;
+    # 7 lock the game; 8 the round again, under the lock; 9 seats + players; 10 delete its entries;
+    # 11 insert the new ones; 12 the round; 13 its history row; 14 every entry of the game; 15 seats;
+    # 16 game; 2 savepoints. (A correction that ends the game counts the rounds: one query more.)
+    with django_assert_num_queries(16 + 2):
+        response = app.put(f"{url}{number}/", round_body(game, next_double - 1, *range(4, 3 + players)))
+    assert response.status_code == 200 and response.json()["corrected_by"]["email"] == "ann@example.com"
+    # 1-3 token and user; 4 game with role; 5 round, 6 its entries; 7 lock the game; 8 the last round,
+    # 9 its entries (kept for restore); 10 save them on the game; 11 delete its entries, 12 the round;
+    # 13 its history row; 14 seats + players; 15 every entry; 16 seats; 17 game; 2 savepoints.
+    with django_assert_num_queries(17 + 2):
+        assert app.delete(f"{url}{number}/").status_code == 204
