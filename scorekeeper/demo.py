@@ -10,7 +10,7 @@ import factory
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from . import services
+from . import ratings, services
 from .models import Player, Scorebook
 from .rules.deal import suggested_deal
 from .rules.game import GameRules
@@ -92,6 +92,7 @@ RULE_CHOICES = [
 ]
 
 
+@ratings.deferring  # one replay of the ratings at the end, not one per game
 def seed_games(
     owner, players: list[Player], games: int, rng: random.Random, *, days: int = 730, progress=None, scorebook=None
 ):

@@ -17,6 +17,7 @@ from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
 from .rules.game import DEFAULT_PENALTY, RULE_FIELDS, GameRules
+from .rules.rating import START, Rating
 from .rules.rounds import Seat as SeatRule
 from .rules.scoring import EndReason
 from .rules.tiles import DEFAULT_SET, SUPPORTED_SETS
@@ -175,7 +176,9 @@ class PlayerQuerySet(models.QuerySet):
 class Player(models.Model):
     """Someone at the table, in one scorebook; needs no account, but may be linked to one ("this is me")."""
 
-    history = HistoricalRecords(excluded_fields=["created_at", "name_key"], related_name="changes")
+    history = HistoricalRecords(
+        excluded_fields=["created_at", "name_key", "rating_mu", "rating_sigma"], related_name="changes"
+    )
 
     scorebook = models.ForeignKey(Scorebook, on_delete=models.CASCADE, related_name="players")
     user = models.ForeignKey(
@@ -185,6 +188,10 @@ class Player(models.Model):
     # name_key(name), kept by save(): folding can lengthen a name ("ß" becomes "ss").
     name_key = models.CharField(max_length=160, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The OpenSkill rating after the player's latest finished game (scorekeeper.ratings keeps it);
+    # empty before the first one, which means the model's starting rating.
+    rating_mu = models.FloatField(null=True, blank=True, editable=False)
+    rating_sigma = models.FloatField(null=True, blank=True, editable=False)
 
     objects = PlayerQuerySet.as_manager()
 
@@ -210,6 +217,11 @@ class Player(models.Model):
         if kwargs.get("update_fields") is not None and "name" in kwargs["update_fields"]:
             kwargs["update_fields"] = {*kwargs["update_fields"], "name_key"}
         super().save(*args, **kwargs)
+
+    @property
+    def rating(self) -> Rating:
+        """The current rating; the model's starting one before any finished game."""
+        return START if self.rating_mu is None else Rating(self.rating_mu, self.rating_sigma)
 
 
 class GameQuerySet(models.QuerySet):
@@ -347,6 +359,8 @@ class Seat(models.Model):
 
     class Meta:
         ordering = ["game", "position"]
+        # A player's best and worst totals: the first finished game along this index.
+        indexes = [models.Index(fields=["player", "total"], name="seat_player_total")]
         constraints = [
             models.UniqueConstraint(fields=["game", "position"], name="seat_position_unique"),
             models.UniqueConstraint(fields=["game", "player"], name="seat_player_unique"),
@@ -511,3 +525,73 @@ class PlayerRecord(models.Model):
 
     def __str__(self):
         return f"{self.player} on double-{self.tile_set}"
+
+
+class DoubleRecord(models.Model):
+    """A player's rounds that began with one starting double, over their finished games of one set:
+    the player page's "by starting double" table reads these rows (kept like PlayerRecord)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="double_records")
+    tile_set = models.PositiveSmallIntegerField(choices=TILE_SET_CHOICES)
+    starting_double = models.PositiveSmallIntegerField()
+    rounds = models.IntegerField(default=0)
+    pips_sum = models.BigIntegerField(default=0)
+    score_sum = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "tile_set", "starting_double"], name="double_record_unique_per_set_and_double"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.player} on {self.starting_double}-{self.starting_double} (double-{self.tile_set})"
+
+
+class OpponentRecord(models.Model):
+    """A player's finished games of one set against one opponent: ahead (lower total), behind, level."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="opponent_records")
+    opponent = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    tile_set = models.PositiveSmallIntegerField(choices=TILE_SET_CHOICES)
+    games = models.IntegerField(default=0)
+    ahead = models.IntegerField(default=0)
+    behind = models.IntegerField(default=0)
+    level = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "opponent", "tile_set"], name="opponent_record_unique_per_pair_and_set"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.player} against {self.opponent} (double-{self.tile_set})"
+
+
+class RatingStep(models.Model):
+    """A player's OpenSkill rating after one finished game. The steps of a scorebook follow its
+    finished games in the order they ended (finished_at, then id); scorekeeper.ratings replays them."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_steps")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_steps")
+    scorebook = models.ForeignKey(Scorebook, on_delete=models.CASCADE, related_name="+")
+    finished_at = models.DateTimeField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "player"], name="rating_step_unique_per_game")]
+        indexes = [
+            models.Index(fields=["player", "finished_at", "game"], name="rating_step_player_order"),
+            models.Index(fields=["scorebook", "finished_at", "game"], name="rating_step_scorebook_order"),
+        ]
+
+    def __str__(self):
+        return f"{self.player} after game {self.game_id}: {self.ordinal:.1f}"
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma

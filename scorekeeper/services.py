@@ -3,6 +3,7 @@
 Callers turn InvalidInput into a 400 (or a form error) and Conflict into a 409.
 """
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -12,7 +13,21 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import F, RestrictedError
 from django.utils import timezone
 
-from .models import SCORING_ROLES, TRASH_DAYS, Entry, Game, LiveLink, Player, PlayerRecord, Round, Scorebook, Seat
+from . import ratings
+from .models import (
+    SCORING_ROLES,
+    TRASH_DAYS,
+    DoubleRecord,
+    Entry,
+    Game,
+    LiveLink,
+    OpponentRecord,
+    Player,
+    PlayerRecord,
+    Round,
+    Scorebook,
+    Seat,
+)
 from .rules.deal import Hand, surprises
 from .rules.game import GameRules, SequenceConflict, place_round, seating_problems
 from .rules.rounds import EntryInput, InvalidRound, RoundError, ScoredEntry, ScoredRound, score_round
@@ -148,10 +163,11 @@ def import_game(
         for entry in scored.entries
     )  # fmt: skip
     played = [
-        (round_.position, e.player, e.score, e.went_out, e.double_blank, e.ended_on_double)
+        (round_.position, e.player, e.score, e.went_out, e.double_blank, e.ended_on_double, round_.starting_double,
+         e.pips)
         for round_, scored in zip(created, scored_rounds, strict=True)
         for e in scored.entries
-    ]
+    ]  # fmt: skip
     state = _save_state(game, seats, played, finished_at=finished_at or played_at)
     if state.ended_after is not None and state.ended_after < len(created):
         raise InvalidInput({"rounds": [f"The game ended after round {state.ended_after}; no round can follow it."]})
@@ -263,6 +279,7 @@ def correct_round(
         )
     seats = list(game.seats.select_related("player"))
     scored = _score(game, seats, round_.starting_double, entries)
+    played_before = _played(game) if game.is_finished else None
     round_.entries.all().delete()
     round_.saved_entries = _save_entries(round_, seats, scored)
     round_.blocked = scored.blocked
@@ -270,7 +287,7 @@ def correct_round(
     round_.entries_as_saved = _as_saved(scored, seats)
     _save_with_history(round_, by, "round_corrected", update_fields=["blocked", "corrected_by", "entries_as_saved",
                                                                       "updated_at"])  # fmt: skip
-    state = _refresh(game, seats)
+    state = _refresh(game, seats, played_before)
     if state.ended_after is not None and state.ended_after < game.rounds.count():
         raise Conflict(  # the transaction rolls the correction back
             f"With this correction the game ends after round {state.ended_after}, but later rounds are "
@@ -303,9 +320,10 @@ def undo_last_round(*, game: Game, number: int | None = None, expected_version: 
         ],
     }
     Game.objects.filter(pk=game.pk).update(undone_round=game.undone_round)
+    played_before = _played(game) if game.is_finished else None
     last._history_user, last._change_reason = by, "round_undone"  # read by django-simple-history
     last.delete()
-    _refresh(game, list(game.seats.select_related("player")))
+    _refresh(game, list(game.seats.select_related("player")), played_before)
 
 
 @transaction.atomic
@@ -335,11 +353,11 @@ def delete_game(*, game: Game, expected_version: int | None = None, by=None) -> 
     """Into the trash: gone from every list, page, report and live link; its owner may bring it
     back for TRASH_DAYS (restore_game), then purge_trash removes it."""
     game = _lock(game, expected_version)
-    if game.is_finished:
-        _add_to_records(game.tile_set, [_figures(seat) for seat in game.seats.all()], sign=-1)
     LiveLink.objects.filter(game=game).delete()
     game.deleted_at, game.deleted_by = timezone.now(), by
     _save_with_history(game, by, "game_deleted", update_fields=["deleted_at", "deleted_by"])
+    if game.is_finished:
+        _count_finished(game, sign=-1)
 
 
 @transaction.atomic
@@ -348,11 +366,20 @@ def restore_game(*, game: Game, by=None) -> Game:
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.deleted_at is None:
         raise Conflict("This game is not in the trash.", "not_in_trash")
-    if game.is_finished:
-        _add_to_records(game.tile_set, [_figures(seat) for seat in game.seats.all()], sign=+1)
     game.deleted_at, game.deleted_by = None, None
     _save_with_history(game, by, "game_restored", update_fields=["deleted_at", "deleted_by"])
+    if game.is_finished:
+        _count_finished(game, sign=+1)
     return game
+
+
+def _count_finished(game: Game, sign: int) -> None:
+    """A finished game leaves (-1, to the trash) or comes back (+1): records and ratings follow."""
+    seats = list(game.seats.all())
+    _add_to_records(game.tile_set, [_figures(seat) for seat in seats], sign=sign)
+    detail = _detail(seats, _played(game))
+    _add_detail(game.tile_set, *((detail, None) if sign < 0 else (None, detail)))
+    ratings.changed(game.scorebook_id, ratings.Point(game.finished_at, game.pk), [seat.player_id for seat in seats])
 
 
 def purge_trash(*, now=None) -> int:
@@ -486,11 +513,67 @@ def _add_to_records(tile_set: int, figures: list[dict], sign: int) -> None:
         )
 
 
+def _detail(seats: list[Seat], played) -> tuple[Counter, Counter]:
+    """What a finished game adds to the per-double and head-to-head records, from its seats and its
+    entries (rows of _played): {(player, double): (rounds, pips, score)} and
+    {(player, opponent): (games, ahead, behind, level)}, as Counters of tuples' parts."""
+    doubles: Counter = Counter()
+    for _position, player, score, _went_out, _blank, _ended, double, pips in played:
+        doubles[(player, double, 0)] += 1
+        doubles[(player, double, 1)] += pips
+        doubles[(player, double, 2)] += score
+    opponents: Counter = Counter()
+    for seat in seats:
+        for other in seats:
+            if other is not seat:
+                key = (seat.player_id, other.player_id)
+                opponents[(*key, 0)] += 1
+                outcome = 1 if seat.total < other.total else 2 if seat.total > other.total else 3
+                opponents[(*key, outcome)] += 1
+    return doubles, opponents
+
+
+def _add_detail(tile_set: int, before: tuple[Counter, Counter] | None, after: tuple[Counter, Counter] | None) -> None:
+    """Move the per-double and head-to-head records from what `before` counted to what `after` counts."""
+    for index, (model, keys, values) in enumerate((
+        (DoubleRecord, ("player_id", "starting_double"), ("rounds", "pips_sum", "score_sum")),
+        (OpponentRecord, ("player_id", "opponent_id"), ("games", "ahead", "behind", "level")),
+    )):  # fmt: skip
+        delta = Counter(after[index]) if after else Counter()
+        if before:
+            delta.subtract(before[index])
+        rows: dict[tuple, list[int]] = {}
+        for (*key, part), amount in delta.items():
+            rows.setdefault(tuple(key), [0] * len(values))[part] += amount
+        rows = {key: amounts for key, amounts in rows.items() if any(amounts)}
+        _upsert_adding(
+            model, ("tile_set", *keys), values, [((tile_set, *key), amounts) for key, amounts in rows.items()]
+        )
+
+
+def _upsert_adding(model, keys: tuple[str, ...], values: tuple[str, ...], rows: list[tuple[tuple, list[int]]]) -> None:
+    """INSERT the rows, or add their values to the rows already there: one statement, on SQLite and
+    PostgreSQL alike (INSERT ... ON CONFLICT ... DO UPDATE)."""
+    if not rows:
+        return
+    quote = connection.ops.quote_name
+    table = quote(model._meta.db_table)
+    columns = [model._meta.get_field(name).column for name in (*keys, *values)]
+    row = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    sql = (
+        f"INSERT INTO {table} ({', '.join(map(quote, columns))}) VALUES {', '.join([row] * len(rows))} "
+        f"ON CONFLICT ({', '.join(quote(column) for column in columns[: len(keys)])}) DO UPDATE SET "
+        + ", ".join(f"{quote(c)} = {table}.{quote(c)} + excluded.{quote(c)}" for c in columns[len(keys) :])
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [value for key, amounts in rows for value in (*key, *amounts)])
+
+
 def _round_results(played) -> list[RoundResult]:
     """Entries given in round order as (position, player, score, went_out, double_blank,
     ended_on_double), gathered into one RoundResult per round."""
     rounds: dict[int, dict] = {}
-    for position, player, score, went_out, double_blank, ended_on_double in played:
+    for position, player, score, went_out, double_blank, ended_on_double, *_ in played:
         line = rounds.setdefault(position, {"scores": {}, "went_out": set(), "double_blank": set(), "ended": set()})
         line["scores"][player] = score
         for flag, key in ((went_out, "went_out"), (double_blank, "double_blank"), (ended_on_double, "ended")):
@@ -503,19 +586,26 @@ def _round_results(played) -> list[RoundResult]:
     ]  # fmt: skip
 
 
-def _played(game: Game):
-    return (
+def _played(game: Game) -> list[tuple]:
+    """The game's entries in round order, as rows for _round_results (and starting double and pips
+    at the end, for the per-double records)."""
+    return list(
         Entry.objects.filter(round__game=game)
         .order_by("round__number", "position")
-        .values_list("round__position", "player_id", "score", "went_out", "double_blank", "ended_on_double")
-    )
+        .values_list("round__position", "player_id", "score", "went_out", "double_blank", "ended_on_double",
+                     "round__starting_double", "pips")
+    )  # fmt: skip
 
 
-def _save_state(game: Game, seats: list[Seat], played, *, finished_at=None) -> GameState:
-    """Derive the game's state from its entries (see _round_results) and save it: seats, records
-    and the game row."""
+def _save_state(game: Game, seats: list[Seat], played, *, played_before=None, finished_at=None) -> GameState:
+    """Derive the game's state from its entries (rows of _played) and save it: seats, records,
+    ratings and the game row. `played_before`: the entries as they were, when a finished game's
+    entries have just changed (what the records counted must be taken back)."""
     results = _round_results(played)
-    before = [_figures(seat) for seat in seats] if game.is_finished else []
+    was_finished, finished_before = game.is_finished, game.finished_at
+    before = [_figures(seat) for seat in seats] if was_finished else []
+    detail_before = _detail(seats, played if played_before is None else played_before) if was_finished else None
+    ranks_before = [seat.rank for seat in seats]
     state = derive(game.rules, [(seat.player_id, seat.player.name) for seat in seats], results)
     changed = []
     for seat, derived in zip(seats, state.seats, strict=True):
@@ -529,6 +619,8 @@ def _save_state(game: Game, seats: list[Seat], played, *, finished_at=None) -> G
     _add_to_records(game.tile_set, before, sign=-1)
     if state.finished:
         _add_to_records(game.tile_set, [_figures(seat) for seat in seats], sign=+1)
+    if was_finished or state.finished:
+        _add_detail(game.tile_set, detail_before, _detail(seats, played) if state.finished else None)
     if not state.finished:
         game.status, game.finished_at = Game.Status.IN_PROGRESS, None
     elif not game.is_finished:
@@ -540,6 +632,10 @@ def _save_state(game: Game, seats: list[Seat], played, *, finished_at=None) -> G
         **{name: getattr(game, name) for name in
            ("status", "finished_at", "ended_because", "next_double", "version", "updated_at")}
     )  # fmt: skip
+    # Ratings hang on the finishing order alone: replay them when that order appears, changes or goes.
+    if (was_finished or state.finished) and (was_finished != state.finished or ranks_before != [s.rank for s in seats]):
+        point = ratings.Point(finished_before if was_finished else game.finished_at, game.pk)
+        ratings.changed(game.scorebook_id, point, [seat.player_id for seat in seats])
     return state
 
 
@@ -565,6 +661,6 @@ def _write_seat_summaries(seats: list[Seat]) -> None:
         )
 
 
-def _refresh(game: Game, seats: list[Seat]) -> GameState:
+def _refresh(game: Game, seats: list[Seat], played_before=None) -> GameState:
     """Bring the saved state (totals, ranks, winners, status, next double) in step with the rounds."""
-    return _save_state(game, sorted(seats, key=lambda seat: seat.position), _played(game))
+    return _save_state(game, sorted(seats, key=lambda seat: seat.position), _played(game), played_before=played_before)

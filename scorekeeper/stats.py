@@ -1,10 +1,11 @@
 """Leaderboard and player figures, aggregated by the database from the seats' summary columns."""
 
-from django.db.models import Avg, Count, F, FloatField, Max, Min, Q, Sum, Value
+from django.db.models import Avg, Count, F, FloatField, Max, Min, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Cast, Coalesce, NullIf
 from django.utils import timezone
 
-from .models import Entry, Game, Player, Seat
+from .models import DoubleRecord, Entry, Game, OpponentRecord, Player, Seat
+from .rules.rating import START
 
 PERIODS = {"month": "This month", "year": "This year", "all": "All time"}
 SORTS = [
@@ -79,7 +80,7 @@ def with_records(players, *, tile_set: int | None = None):
     def total(field):
         return Coalesce(Sum(f"records__{field}", filter=chosen), 0)
 
-    return players.only("pk", "name").annotate(
+    return players.only("pk", "name", "rating_mu", "rating_sigma").annotate(
         game_count=total("games"),
         wins=total("wins"),
         total_sum=total("total_sum"),
@@ -96,7 +97,10 @@ def leaderboard(scorebook, *, tile_set: int | None = None, since=None, sort: str
 
     `sort` (one of SORTS, "-" in front for descending) puts one column first instead."""
     order = [F("wins").desc(), F("win_rate").desc(), F("average_total").asc(nulls_last=True), "name_key", "pk"]
-    if sort and sort.lstrip("-") in SORTS:
+    if sort and sort.lstrip("-") == "rating":  # the highest first; "-rating" the lowest first
+        players_ordinal = Coalesce(F("rating_mu") - 3 * F("rating_sigma"), Value(START.ordinal))
+        order.insert(0, players_ordinal.asc() if sort.startswith("-") else players_ordinal.desc())
+    elif sort and sort.lstrip("-") in SORTS:
         key = F("name_key") if sort.lstrip("-") == "name" else F(sort.lstrip("-"))
         order.insert(0, key.desc(nulls_last=True) if sort.startswith("-") else key.asc(nulls_last=True))
     players = Player.objects.filter(scorebook=scorebook)
@@ -130,11 +134,40 @@ def summed(rows) -> dict:
 
 
 def player_figures(player, *, tile_set: int | None = None, since=None):
-    return with_figures(Player.objects.filter(pk=player.pk), tile_set=tile_set, since=since).get()
+    """One player's figures: all time from the records (and the best and worst totals along the
+    seat_player_total index), a period aggregated from the seats."""
+    players = Player.objects.filter(pk=player.pk)
+    if since is not None:
+        return with_figures(players, tile_set=tile_set, since=since).get()
+    seats = Seat.objects.filter(_finished("game", tile_set), player=OuterRef("pk")).values("total")
+    return (
+        with_records(players, tile_set=tile_set)
+        .annotate(best_total=Subquery(seats.order_by("total")[:1]), worst_total=Subquery(seats.order_by("-total")[:1]))
+        .only("pk", "name", "rating_mu", "rating_sigma")
+        .get()
+    )
 
 
 def by_starting_double(player, *, tile_set: int | None = None, since=None):
-    """Per starting double: rounds played, average pips and average score, in finished games."""
+    """Per starting double: rounds played, average pips and average score, in finished games
+    (all time from the per-double records, a period from the entries)."""
+    if since is not None:
+        return by_starting_double_from_entries(player, tile_set=tile_set, since=since)
+    records = DoubleRecord.objects.filter(player=player, **({} if tile_set is None else {"tile_set": tile_set}))
+    rows = (
+        records.values("starting_double")
+        .annotate(n=Sum("rounds"), pips=Sum("pips_sum"), score=Sum("score_sum"))
+        .filter(n__gt=0)
+        .order_by("-starting_double")
+    )
+    return [
+        {"starting_double": row["starting_double"], "rounds": row["n"], "average_pips": row["pips"] / row["n"],
+         "average_score": row["score"] / row["n"]}
+        for row in rows
+    ]  # fmt: skip
+
+
+def by_starting_double_from_entries(player, *, tile_set: int | None = None, since=None):
     entries = Entry.objects.filter(_finished("round__game", tile_set, since), player=player)
     return (
         entries.values(starting_double=F("round__starting_double"))
@@ -144,7 +177,25 @@ def by_starting_double(player, *, tile_set: int | None = None, since=None):
 
 
 def head_to_head(player, *, tile_set: int | None = None, since=None):
-    """Against each opponent met in finished games: games together, finished ahead, behind, level."""
+    """Against each opponent met in finished games: games together, finished ahead, behind, level
+    (all time from the head-to-head records, a period from the seats)."""
+    if since is not None:
+        return head_to_head_from_seats(player, tile_set=tile_set, since=since)
+    records = OpponentRecord.objects.filter(player=player, **({} if tile_set is None else {"tile_set": tile_set}))
+    rows = (
+        records.values("opponent", opponent_name=F("opponent__name"))
+        .annotate(n=Sum("games"), won=Sum("ahead"), lost=Sum("behind"), tied=Sum("level"))
+        .filter(n__gt=0)
+        .order_by("-n", "opponent_name")
+    )
+    return [
+        {"opponent": row["opponent"], "opponent_name": row["opponent_name"], "games": row["n"], "ahead": row["won"],
+         "behind": row["lost"], "level": row["tied"]}
+        for row in rows
+    ]  # fmt: skip
+
+
+def head_to_head_from_seats(player, *, tile_set: int | None = None, since=None):
     seats = Seat.objects.filter(_finished("game", tile_set, since), player=player)
     # One join from my seat to every seat of the same game; each row pairs me with one opponent.
     return (

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.db.models import Prefetch
 from django.utils.dateparse import parse_datetime
 
-from . import services
+from . import ratings, services
 from .models import Entry, Game, Player, Round, Scorebook, Seat, name_key
 from .rules.game import RULE_FIELDS, GameRules
 from .rules.rounds import EntryInput
@@ -119,6 +119,7 @@ def _check_shape(data) -> list:
 
 
 @transaction.atomic
+@ratings.deferring  # one replay of the ratings for the whole file
 def import_games(*, data, scorebook: Scorebook, by, progress=None) -> Imported:
     """Every game of an export into `scorebook`, all or nothing. Players are matched by name
     (ignoring case as everywhere) and made when missing."""

@@ -6,9 +6,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from scorekeeper import services, stats
+from scorekeeper import ratings, services, stats
 from scorekeeper.demo import PlayerFactory, deal_round, seed_games
-from scorekeeper.models import Game, Player, Scorebook
+from scorekeeper.models import Game, Player, RatingStep, Scorebook
 
 pytestmark = pytest.mark.django_db
 
@@ -20,11 +20,50 @@ def figures(queryset):
 
 
 def assert_records_match_seats(user):
+    """The records equal the figures aggregated from the seats and entries; the ratings equal a
+    replay of every finished game from scratch."""
     players = Player.objects.for_user(user)
     for tile_set in (None, 6, 9, 12, 15):
         assert figures(stats.with_records(players, tile_set=tile_set)) == figures(
             stats.with_figures(players, tile_set=tile_set)
         ), tile_set
+        for player in players:
+            assert _rounded(stats.by_starting_double(player, tile_set=tile_set)) == _rounded(
+                stats.by_starting_double_from_entries(player, tile_set=tile_set)
+            ), (player, tile_set)
+            assert list(stats.head_to_head(player, tile_set=tile_set)) == list(
+                stats.head_to_head_from_seats(player, tile_set=tile_set)
+            ), (player, tile_set)
+            kept = stats.player_figures(player, tile_set=tile_set)
+            aggregated = stats.with_figures(Player.objects.filter(pk=player.pk), tile_set=tile_set).get()
+            assert (kept.best_total, kept.worst_total) == (aggregated.best_total, aggregated.worst_total)
+    assert_ratings_match_a_replay(user)
+
+
+def _rounded(rows):
+    return [{key: round(value, 9) for key, value in row.items()} for row in rows]
+
+
+def assert_ratings_match_a_replay(user):
+    kept_steps = _steps()
+    kept_players = _current(user)
+    for book in Scorebook.objects.for_user(user):
+        ratings.rebuild(book.pk)
+    assert _steps() == kept_steps
+    assert _current(user) == kept_players
+
+
+def _steps():
+    return sorted(
+        (step.game_id, step.player_id, round(step.mu, 9), round(step.sigma, 9)) for step in RatingStep.objects.all()
+    )
+
+
+def _current(user):
+    return {
+        p.pk: (p.rating_mu and round(p.rating_mu, 9), p.rating_sigma and round(p.rating_sigma, 9))
+        for p in Player.objects.for_user(user)
+    }
 
 
 def test_records_follow_finishing_correcting_undoing_and_deleting_games(user):
@@ -53,8 +92,10 @@ def test_records_follow_finishing_correcting_undoing_and_deleting_games(user):
     services.record_round(game=again, starting_double=double, entries=deal_round(again.rules, seats, double, rng))
     assert_records_match_seats(user)
 
-    # Delete a finished game.
+    # Delete a finished game, and bring it back from the trash.
     services.delete_game(game=finished[2])
+    assert_records_match_seats(user)
+    services.restore_game(game=finished[2])
     assert_records_match_seats(user)
 
 

@@ -283,6 +283,12 @@ class StatsQuerySerializer(serializers.Serializer):
     period = serializers.ChoiceField(choices=["month", "year", "all"], default="all")
 
 
+class LeaderboardQuerySerializer(StatsQuerySerializer):
+    sort = serializers.ChoiceField(
+        choices=["rating"], required=False, help_text="rating: the highest rating (ordinal) first"
+    )
+
+
 class FiguresSerializer(serializers.Serializer):
     games = serializers.IntegerField(source="game_count")
     wins = serializers.IntegerField()
@@ -294,11 +300,22 @@ class FiguresSerializer(serializers.Serializer):
     end_on_double_penalties = serializers.IntegerField()
 
 
+class RatingSerializer(serializers.Serializer):
+    mu = serializers.FloatField(help_text="OpenSkill's best guess of the player's skill (25 before any game)")
+    sigma = serializers.FloatField(help_text="how unsure that guess is (25/3 before any game; shrinks with play)")
+    ordinal = serializers.FloatField(help_text="mu - 3 sigma: the rating the leaderboard sorts by")
+
+
 class LeaderboardRowSerializer(FiguresSerializer):
     player = serializers.SerializerMethodField()
+    rating = serializers.SerializerMethodField()
 
     def get_player(self, player) -> PlayerRefSerializer:
         return {"id": player.pk, "name": player.name}
+
+    def get_rating(self, player) -> RatingSerializer:
+        rating = player.rating
+        return {"mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal}
 
 
 class ByDoubleSerializer(serializers.Serializer):

@@ -28,6 +28,7 @@ from .serializers import (
     GameUpdateSerializer,
     InviteCreateSerializer,
     InviteSerializer,
+    LeaderboardQuerySerializer,
     LeaderboardRowSerializer,
     MemberRoleSerializer,
     MeSerializer,
@@ -445,16 +446,21 @@ class Leaderboard(APIView):
     pagination_class = generics.ListAPIView.pagination_class
 
     @extend_schema(
-        parameters=STATS_PARAMETERS, responses={200: LeaderboardRowSerializer(many=True), **_errors(400, 401, 404)}
+        parameters=[
+            *STATS_PARAMETERS,
+            OpenApiParameter("sort", str, enum=["rating"], description="rating: the highest rating first."),
+        ],
+        responses={200: LeaderboardRowSerializer(many=True), **_errors(400, 401, 404)},
     )
     def get(self, request):
-        query = StatsQuerySerializer(data=request.query_params)
+        query = LeaderboardQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         book = query.validated_data.get("scorebook")
         rows = stats.leaderboard(
             scorebook_for(request.user, book) if book else Scorebook.personal_for(request.user),
             tile_set=query.validated_data.get("tile_set"),
             since=stats.period_start(query.validated_data["period"]),
+            sort=query.validated_data.get("sort"),
         )
         # One row per player of the user: a short list, paged in memory to spare a COUNT query.
         return paginated(self, list(rows), LeaderboardRowSerializer)
