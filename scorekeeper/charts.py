@@ -114,3 +114,15 @@ def game_totals(name: str, totals) -> SafeString | None:
     chart.show_minor_x_labels = False
     chart.add(name, [{"value": total, "label": "won" if won else ""} for _, total, won in totals])
     return _render(chart, f"{name}'s total in each recent game")
+
+
+def ratings(name: str, steps) -> SafeString | None:
+    """A player's rating after each of their recent finished games, oldest first."""
+    if len(steps) < 2:
+        return None
+    chart = pygal.Line(**OPTIONS, title=f"{name}: rating", show_legend=False, x_label_rotation=30)
+    chart.x_labels = [when.strftime("%d %b %y") for when, _ in steps]
+    chart.x_labels_major_count = 6
+    chart.show_minor_x_labels = False
+    chart.add(name, [round(ordinal, 1) for _, ordinal in steps])
+    return _render(chart, f"{name}'s rating after each recent game")

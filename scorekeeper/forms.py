@@ -234,7 +234,9 @@ class StatsFilterForm(forms.Form):
     )
     period = forms.ChoiceField(choices=list(PERIODS.items()), required=False, label="Period")
     sort = forms.ChoiceField(
-        choices=[(f"{sign}{key}", key) for key in SORTS for sign in ("", "-")], required=False, widget=forms.HiddenInput
+        choices=[(f"{sign}{key}", key) for key in [*SORTS, "rating"] for sign in ("", "-")],
+        required=False,
+        widget=forms.HiddenInput,
     )
 
     def options(self) -> dict:

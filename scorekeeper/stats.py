@@ -4,7 +4,7 @@ from django.db.models import Avg, Count, F, FloatField, Max, Min, OuterRef, Q, S
 from django.db.models.functions import Cast, Coalesce, NullIf
 from django.utils import timezone
 
-from .models import DoubleRecord, Entry, Game, OpponentRecord, Player, Seat
+from .models import DoubleRecord, Entry, Game, OpponentRecord, Player, RatingStep, Seat
 from .rules.rating import START
 
 PERIODS = {"month": "This month", "year": "This year", "all": "All time"}
@@ -219,3 +219,10 @@ def game_totals(player, *, limit: int = 100):
         .values_list("game__finished_at", "total", "is_winner")[:limit]
     )
     return list(reversed(recent))
+
+
+def rating_steps(player, *, limit: int = 100):
+    """The player's rating (ordinal) after each of their latest finished games, oldest first."""
+    steps = RatingStep.objects.filter(player=player).order_by("-finished_at", "-game_id")
+    recent = steps.values_list("finished_at", "mu", "sigma")[:limit]
+    return [(when, mu - 3 * sigma) for when, mu, sigma in reversed(recent)]

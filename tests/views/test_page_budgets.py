@@ -1,0 +1,71 @@
+"""Every page costs the same number of queries with 2 finished games or 20 (and rounds in progress).
+
+Each budget lists its queries; a page that starts to grow with the data fails here."""
+
+import random
+
+import pytest
+from django.test import Client
+
+from scorekeeper import services
+from scorekeeper.demo import PlayerFactory, deal_round, seed_games
+from scorekeeper.models import Game
+from scorekeeper.rules.game import GameRules
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+SESSION = "1 session, 2 user"
+
+
+@pytest.fixture(params=[2, 20], ids=["2 games", "20 games"])
+def table(request):
+    user = UserFactory()
+    players = [PlayerFactory(owner=user, name=name) for name in ("Ann", "Ben", "Cy", "Dot", "Eve")]
+    seed_games(user, players, request.param, random.Random(request.param))
+    ids = [player.pk for player in players[:4]]
+    game = services.create_game(by=user, players=ids, rules=GameRules(tile_set=12))
+    rng = random.Random(1)
+    for double in range(12, 12 - request.param // 2, -1):  # 1 or 10 rounds in progress
+        game = Game.objects.get(pk=game.pk)
+        services.record_round(game=game, starting_double=double, entries=deal_round(game.rules, ids, double, rng))
+    client = Client()
+    client.force_login(user)
+    client.get("/")  # the session is warm, as at a table
+    return client, game, players[0]
+
+
+BUDGETS = {
+    # 3 the current scorebook (membership), 4 games in progress, 5 their seats + players,
+    # 6 recent finished games, 7 their seats + players
+    "home": ("/", 7),
+    # 3 game with role, 4 seats + players, 5 rounds, 6 entries, 7 live link, 8-9 history of the game
+    # and of its rounds (to mark corrections on the sheet)
+    "sheet": ("/games/{game}/", 9),
+    # 3 game with role, 4 seats + players, 5 rounds, 6 entries (for the sequence and the tile picker)
+    "round entry": ("/games/{game}/rounds/new/", 6),
+    # 3 game with role, 4 the game's history rows, 5 its rounds' history rows
+    "game history": ("/games/{game}/history/", 5),
+    # 3 current scorebook, 4 count, 5 a page of games, 6 their seats + players
+    "past games": ("/history/", 6),
+    # 3 current scorebook, 4 its players
+    "players": ("/players/", 4),
+    # 3 player with role, 4 figures from the records + best/worst along the index, 5 per-double
+    # records, 6 head-to-head records, 7 recent totals (chart), 8 rating steps (chart), 9 has games,
+    # 10 recent games, 11 their seats
+    "player": ("/players/{player}/", 11),
+    # 3 current scorebook, 4 one row per player from the records, with the rating
+    "leaderboard": ("/leaderboard/", 4),
+    # For comparison, the API's game detail: 3 game, 4 seats + players, 5 rounds, 6 entries (the sheet
+    # page reads the same rows plus the live link and the history: 9 against 6).
+    "api game": ("/api/v1/games/{game}/", 6),
+}
+
+
+@pytest.mark.parametrize("page", BUDGETS)
+def test_every_page_runs_a_fixed_number_of_queries(table, page, django_assert_num_queries):
+    client, game, player = table
+    path, budget = BUDGETS[page]
+    with django_assert_num_queries(budget):  # SESSION: queries 1 and 2 of every budget
+        response = client.get(path.format(game=game.pk, player=player.pk))
+    assert response.status_code == 200
