@@ -1,11 +1,19 @@
-"""Benchmark: leaderboard and player stats against a trivial authenticated endpoint, under gunicorn.
+"""Benchmark: every hot path against the trivial read and the one-row create, under gunicorn.
 
 Seeds 100, then 1,000, then 10,000 finished games for one user in a PostgreSQL database of its
-own, serves the app with gunicorn after each step, and times sequential requests to:
-  /api/v1/me/                     trivial: token lookup and the user, nothing else
-  /api/v1/leaderboard/            every player's figures over finished games
-  /api/v1/players/{id}/stats/     one player's figures, per starting double, head to head
-It prints each endpoint's median and 95th percentile latency and its ratio to the trivial one.
+own, serves the app with gunicorn after each step, and times sequential requests over one
+keep-alive connection:
+  reads, against GET /api/v1/me/ (token lookup and the user, nothing else):
+    game detail         GET /api/v1/games/{id}/ (a finished 13-round game)
+    sheet page          GET /games/{id}/ (the HTML score sheet, session cookie)
+    leaderboard         GET /api/v1/leaderboard/?sort=rating
+    player stats        GET /api/v1/players/{id}/stats/ (the leaderboard's top player)
+  writes, against POST /api/v1/players/ (one row):
+    round by totals     POST /api/v1/games/{id}/rounds/ (4 players; every 13th round ends a game)
+    round by tiles      the same with tile lists
+    correct a round     PUT /api/v1/games/{id}/rounds/{n}/
+It prints each one's median and 95th percentile, its ratio to its baseline, and the growth of
+the ratios from the smallest size to the largest.
 
     .venv/bin/python bench/run.py [--sizes 100 1000 10000] [--requests 200]
 """
@@ -37,6 +45,8 @@ def env():
         "DEBUG": "0",
         "ALLOWED_HOSTS": "127.0.0.1",
         "LOG_LEVEL": "WARNING",
+        # The Procfile's setup: a cache every worker shares (Redis), as allauth's rate limits need.
+        "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/8"),
     }
 
 
@@ -68,26 +78,107 @@ def serve():
     raise RuntimeError("gunicorn did not start")
 
 
-def call(conn, method, path, body=None, token=None):
-    headers = {"Content-Type": "application/json"} | ({"X-Session-Token": token} if token else {})
-    conn.request(method, path, body=json.dumps(body) if body else None, headers=headers)
-    response = conn.getresponse()
-    data = response.read()
-    if response.status >= 400:
-        raise RuntimeError(f"{method} {path}: {response.status} {data[:200]!r}")
-    return json.loads(data) if data else None
-
-
-def timings(conn, path, token, requests):
-    for _ in range(10):  # warm up: connections, caches, query plans
-        call(conn, "GET", path, token=token)
+def timed(conn, requests, make):
+    """`make(i)` gives (method, path, body, headers); median and p95 in ms of `requests` calls."""
+    for i in range(5):  # warm up: connections, caches, query plans
+        call(conn, *make(-1 - i))
     samples = []
-    for _ in range(requests):
+    for i in range(requests):
+        args = make(i)
         start = time.perf_counter()
-        call(conn, "GET", path, token=token)
+        call(conn, *args)
         samples.append((time.perf_counter() - start) * 1000)
     samples.sort()
     return statistics.median(samples), samples[int(len(samples) * 0.95) - 1]
+
+
+def call(conn, method, path, body=None, headers=None):
+    conn.request(method, path, body=json.dumps(body) if body is not None else None,
+                 headers={"Content-Type": "application/json", **(headers or {})})  # fmt: skip
+    response = conn.getresponse()
+    data = response.read()
+    if response.status >= 400:
+        raise RuntimeError(f"{method} {path}: {response.status} {data[:300]!r}")
+    return json.loads(data) if data and response.getheader("Content-Type", "").startswith("application/json") else None
+
+
+TILES = [["1-2", "3-4"], ["5-6", "0-1", "2-4"], ["4-5", "0-3"]]
+
+
+def round_body(players, double, by_tiles, shift=0):
+    entries = [{"player": players[0], "pips": 0, "went_out": True}]
+    for seat, player in enumerate(players[1:]):
+        entries.append(
+            {"player": player, "tiles": TILES[seat]} if by_tiles else {"player": player, "pips": 3 + seat + shift}
+        )
+    return {"starting_double": double, "entries": entries}
+
+
+def session_cookie():
+    """A logged-in browser session for the HTML pages (made the way login makes one)."""
+    code = (
+        "from django.contrib.sessions.backends.db import SessionStore; from accounts.models import User; "
+        "from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, BACKEND_SESSION_KEY; "
+        f"u = User.objects.get(email='{EMAIL}'); s = SessionStore(); s[SESSION_KEY] = str(u.pk); "
+        "s[BACKEND_SESSION_KEY] = 'django.contrib.auth.backends.ModelBackend'; "
+        "s[HASH_SESSION_KEY] = u.get_session_auth_hash(); s.create(); print(s.session_key)"
+    )
+    out = subprocess.run([PYTHON, "manage.py", "shell", "-v0", "-c", code], cwd=ROOT, env=env(), check=True,
+                         capture_output=True, text=True)  # fmt: skip
+    return {"Cookie": f"sessionid={out.stdout.strip().splitlines()[-1]}"}
+
+
+def measure(size, requests):
+    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=60)
+    token = call(conn, "POST", "/_allauth/app/v1/auth/login", {"email": EMAIL, "password": PASSWORD})["meta"][
+        "session_token"
+    ]
+    auth = {"X-Session-Token": token}
+    top = call(conn, "GET", "/api/v1/leaderboard/?sort=rating", headers=auth)["results"][0]["player"]["id"]
+    finished = call(conn, "GET", "/api/v1/games/?status=finished", headers=auth)["results"]
+    done = next(
+        g["id"] for g in finished if len(call(conn, "GET", f"/api/v1/games/{g['id']}/", headers=auth)["rounds"]) >= 10
+    )
+    cookie = session_cookie()
+    players = [call(conn, "POST", "/api/v1/players/", {"name": f"Bench {size}-{n}"}, auth)["id"] for n in range(4)]
+    games = []
+
+    def next_round(by_tiles):
+        def make(i):
+            if not games or games[-1]["next"] < 0:
+                game = call(conn, "POST", "/api/v1/games/", {"players": players, "tile_set": 12}, auth)
+                games.append({"id": game["id"], "next": 12, "rounds": 0})
+            game = games[-1]
+            body = round_body(players, game["next"], by_tiles)
+            game["next"] -= 1
+            game["rounds"] += 1
+            return "POST", f"/api/v1/games/{game['id']}/rounds/", body, auth
+
+        return make
+
+    row = {}
+    row["trivial"] = timed(conn, requests, lambda i: ("GET", "/api/v1/me/", None, auth))
+    row["game detail"] = timed(conn, requests, lambda i: ("GET", f"/api/v1/games/{done}/", None, auth))
+    row["sheet page"] = timed(conn, requests, lambda i: ("GET", f"/games/{done}/", None, cookie))
+    row["leaderboard"] = timed(conn, requests, lambda i: ("GET", "/api/v1/leaderboard/?sort=rating", None, auth))
+    row["player stats"] = timed(conn, requests, lambda i: ("GET", f"/api/v1/players/{top}/stats/", None, auth))
+    row["one-row create"] = timed(
+        conn, requests, lambda i: ("POST", "/api/v1/players/", {"name": f"P{size}-{i}"}, auth)
+    )
+    row["round by totals"] = timed(conn, requests, next_round(False))
+    row["round by tiles"] = timed(conn, requests, next_round(True))
+    if games[-1]["next"] < 0:  # the last game has just ended: start one more, to correct its round
+        call(conn, *next_round(False)(0))
+    game = games[-1]
+    row["correct a round"] = timed(conn, requests, lambda i: (
+        "PUT", f"/api/v1/games/{game['id']}/rounds/{game['rounds']}/",
+        round_body(players, game["next"] + 1, False, shift=i % 2), auth,
+    ))  # fmt: skip
+    return row
+
+
+READS = ["game detail", "sheet page", "leaderboard", "player stats"]
+WRITES = ["round by totals", "round by tiles", "correct a round"]
 
 
 def main():
@@ -105,37 +196,31 @@ def main():
         )
         print(f"seeded {size - seeded} games in {time.perf_counter() - start:.0f} s", flush=True)
         seeded = size
-        # What autovacuum does on a live server between bursts of writes: the records table is
-        # small and updated once per finished game, so a bulk seed leaves it full of dead rows.
+        # What autovacuum does on a live server between bursts of writes.
         manage("shell", "-v0", "-c", "from django.db import connection; connection.cursor().execute('VACUUM ANALYZE')")
         server = serve()
         try:
-            conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
-            token = call(conn, "POST", "/_allauth/app/v1/auth/login", {"email": EMAIL, "password": PASSWORD})["meta"][
-                "session_token"
-            ]
-            top = call(conn, "GET", "/api/v1/leaderboard/", token=token)["results"][0]["player"]["id"]
-            row = {"games": size}
-            for name, path in (("trivial", "/api/v1/me/"), ("leaderboard", "/api/v1/leaderboard/"),
-                               ("stats", f"/api/v1/players/{top}/stats/")):  # fmt: skip
-                row[name] = timings(conn, path, token, options.requests)
-            results.append(row)
+            results.append((size, measure(size, options.requests)))
         finally:
             server.terminate()
             server.wait()
 
     print()
-    print(f"{'games':>6} | {'endpoint':<11} | {'median ms':>9} | {'p95 ms':>7} | {'x trivial':>9}")
-    print("-" * 56)
-    for row in results:
-        base = row["trivial"][0]
-        for name in ("trivial", "leaderboard", "stats"):
+    print(f"{'games':>6} | {'endpoint':<16} | {'median ms':>9} | {'p95 ms':>7} | {'ratio':>6} | baseline")
+    print("-" * 72)
+    for size, row in results:
+        for name in ["trivial", *READS, "one-row create", *WRITES]:
             median, p95 = row[name]
-            print(f"{row['games']:>6} | {name:<11} | {median:>9.2f} | {p95:>7.2f} | {median / base:>9.2f}")
-    first, last = results[0], results[-1]
-    for name in ("leaderboard", "stats"):
-        growth = last[name][0] / first[name][0]
-        print(f"{name}: median grows {growth:.2f}x from {first['games']} to {last['games']} games")
+            base = "trivial" if name in READS else "one-row create" if name in WRITES else None
+            ratio = f"{median / row[base][0]:>6.2f}" if base else f"{1:>6.2f}"
+            print(f"{size:>6} | {name:<16} | {median:>9.2f} | {p95:>7.2f} | {ratio} | {base or ''}")
+    (first_size, first), (last_size, last) = results[0], results[-1]
+    print()
+    for name in [*READS, *WRITES]:
+        base = "trivial" if name in READS else "one-row create"
+        before, after = first[name][0] / first[base][0], last[name][0] / last[base][0]
+        print(f"{name:<16} ratio {before:.2f} at {first_size} -> {after:.2f} at {last_size} games: "
+              f"grows {after / before:.2f}x (median {last[name][0] / first[name][0]:.2f}x)")  # fmt: skip
 
 
 if __name__ == "__main__":
