@@ -78,7 +78,12 @@ def play_game(rules: GameRules, players: list[int], rng: random.Random) -> list[
         if progress(rules, players, played).finished:
             return rounds
         # Now and then nobody holds the next double and the table skips it (within the pass).
-        skip = rng.random() < 0.03 and rules.pass_end(position + 1) >= position + 2
+        # (Never onto the double just played: at the turn of an extended game 1-1, 0-0, 1-1 must not skip 0-0.)
+        skip = (
+            rng.random() < 0.03
+            and rules.pass_end(position + 1) >= position + 2
+            and rules.double_at(position + 2) != starting
+        )
         position += 2 if skip else 1
 
 
