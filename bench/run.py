@@ -140,13 +140,19 @@ def measure(size, requests):
         g["id"] for g in finished if len(call(conn, "GET", f"/api/v1/games/{g['id']}/", headers=auth)["rounds"]) >= 10
     )
     cookie = session_cookie()
-    players = [call(conn, "POST", "/api/v1/players/", {"name": f"Bench {size}-{n}"}, auth)["id"] for n in range(4)]
+    # The writes go to a scorebook of their own, so the seeded one (leaderboard, stats) stays as seeded.
+    book = call(conn, "POST", "/api/v1/scorebooks/", {"name": f"Bench writes {size}"}, auth)["id"]
+    players = [
+        call(conn, "POST", "/api/v1/players/", {"name": f"Bench {n}", "scorebook": book}, auth)["id"] for n in range(4)
+    ]
     games = []
 
     def next_round(by_tiles):
         def make(i):
             if not games or games[-1]["next"] < 0:
-                game = call(conn, "POST", "/api/v1/games/", {"players": players, "tile_set": 12}, auth)
+                game = call(
+                    conn, "POST", "/api/v1/games/", {"players": players, "tile_set": 12, "scorebook": book}, auth
+                )
                 games.append({"id": game["id"], "next": 12, "rounds": 0})
             game = games[-1]
             body = round_body(players, game["next"], by_tiles)
@@ -163,7 +169,7 @@ def measure(size, requests):
     row["leaderboard"] = timed(conn, requests, lambda i: ("GET", "/api/v1/leaderboard/?sort=rating", None, auth))
     row["player stats"] = timed(conn, requests, lambda i: ("GET", f"/api/v1/players/{top}/stats/", None, auth))
     row["one-row create"] = timed(
-        conn, requests, lambda i: ("POST", "/api/v1/players/", {"name": f"P{size}-{i}"}, auth)
+        conn, requests, lambda i: ("POST", "/api/v1/players/", {"name": f"P{i}", "scorebook": book}, auth)
     )
     row["round by totals"] = timed(conn, requests, next_round(False))
     row["round by tiles"] = timed(conn, requests, next_round(True))

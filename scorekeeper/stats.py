@@ -1,10 +1,12 @@
 """Leaderboard and player figures, aggregated by the database from the seats' summary columns."""
 
-from django.db.models import Avg, Count, F, FloatField, Max, Min, OuterRef, Q, Subquery, Sum, Value
+from dataclasses import dataclass
+
+from django.db.models import Avg, Count, F, FloatField, Max, Min, Q, Subquery, Sum, Value
 from django.db.models.functions import Cast, Coalesce, NullIf
 from django.utils import timezone
 
-from .models import DoubleRecord, Entry, Game, OpponentRecord, Player, RatingStep, Seat
+from .models import DoubleRecord, Entry, Game, OpponentRecord, Player, PlayerRecord, RatingStep, Seat
 from .rules.rating import START
 
 PERIODS = {"month": "This month", "year": "This year", "all": "All time"}
@@ -133,19 +135,58 @@ def summed(rows) -> dict:
     }  # fmt: skip
 
 
+@dataclass
+class Figures:
+    """One player's all-time figures, summed from their per-set records (see player_figures)."""
+
+    pk: int
+    name: str
+    rating: object
+    game_count: int
+    wins: int
+    total_sum: int
+    rounds: int
+    went_out: int
+    double_blank_penalties: int
+    end_on_double_penalties: int
+    best_total: int | None
+    worst_total: int | None
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.game_count if self.game_count else 0.0
+
+    @property
+    def went_out_rate(self) -> float:
+        return self.went_out / self.rounds if self.rounds else 0.0
+
+    @property
+    def average_total(self) -> float | None:
+        return self.total_sum / self.game_count if self.game_count else None
+
+    @property
+    def average_round_score(self) -> float | None:
+        return self.total_sum / self.rounds if self.rounds else None
+
+
+RECORD_SUMS = ["games", "wins", "total_sum", "rounds", "went_out", "double_blank_penalties", "end_on_double_penalties"]
+
+
 def player_figures(player, *, tile_set: int | None = None, since=None):
-    """One player's figures: all time from the records (and the best and worst totals along the
-    seat_player_total index), a period aggregated from the seats."""
-    players = Player.objects.filter(pk=player.pk)
+    """One player's figures: all time from the few per-set records (and the best and worst totals
+    along the seat_player_total index), a period aggregated from the seats."""
     if since is not None:
-        return with_figures(players, tile_set=tile_set, since=since).get()
-    seats = Seat.objects.filter(_finished("game", tile_set), player=OuterRef("pk")).values("total")
-    return (
-        with_records(players, tile_set=tile_set)
-        .annotate(best_total=Subquery(seats.order_by("total")[:1]), worst_total=Subquery(seats.order_by("-total")[:1]))
-        .only("pk", "name", "rating_mu", "rating_sigma")
+        return with_figures(Player.objects.filter(pk=player.pk), tile_set=tile_set, since=since).get()
+    records = PlayerRecord.objects.filter(player=player, **({} if tile_set is None else {"tile_set": tile_set}))
+    sums = [sum(column) for column in zip(*records.values_list(*RECORD_SUMS), strict=True)] or [0] * len(RECORD_SUMS)
+    seats = Seat.objects.filter(_finished("game", tile_set), player=player).values("total")
+    best, worst = (
+        Player.objects.filter(pk=player.pk)
+        .annotate(best=Subquery(seats.order_by("total")[:1]), worst=Subquery(seats.order_by("-total")[:1]))
+        .values_list("best", "worst")
         .get()
     )
+    return Figures(player.pk, player.name, player.rating, *sums, best_total=best, worst_total=worst)
 
 
 def by_starting_double(player, *, tile_set: int | None = None, since=None):

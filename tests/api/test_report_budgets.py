@@ -42,7 +42,8 @@ def test_the_leaderboard_runs_a_fixed_number_of_queries(seeded, django_assert_nu
 
 def test_player_stats_run_a_fixed_number_of_queries(seeded, django_assert_num_queries):
     app, players = seeded
-    # 1-2 token lookup, 3 user, 4 the player (of a scorebook of the user's), 5 figures, 6 per starting double, 7 head to head
-    with django_assert_num_queries(7):
+    # 1-2 token lookup, 3 user, 4 the player (of a scorebook of the user's), 5 their per-set records,
+    # 6 best and worst totals (along the seat_player_total index), 7 per-double records, 8 head-to-head records
+    with django_assert_num_queries(8):
         response = app.get(f"/api/v1/players/{players[0].pk}/stats/")
     assert response.json()["games"] == players[0].seats.count()
