@@ -107,3 +107,22 @@ def test_records_and_ratings_follow_an_imported_file_and_a_bulk_seed(user):
         assert not RatingStep.objects.exists()  # not yet: the block replays once, at its end
     assert RatingStep.objects.count() == sum(g.seats.count() for g in Game.objects.filter(status="finished"))
     assert_records_match_seats(user)
+
+
+@pytest.mark.django_db
+def test_the_rebuild_command_restores_ratings_that_were_lost(user):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    players = [PlayerFactory(owner=user, name=name) for name in ("Ann", "Ben", "Cy")]
+    seed_games(user, players, 3, random.Random(2))
+    kept = sorted(Player.objects.values_list("pk", "rating_mu", "rating_sigma"))
+    RatingStep.objects.all().delete()
+    Player.objects.update(rating_mu=None, rating_sigma=None)
+    out = StringIO()
+    call_command("rebuild_ratings", stdout=out)
+    assert sorted(Player.objects.values_list("pk", "rating_mu", "rating_sigma")) == kept
+    assert "1 scorebook" in out.getvalue()
+    finished = Game.objects.filter(status="finished")
+    assert RatingStep.objects.count() == sum(game.seats.count() for game in finished) > 0
