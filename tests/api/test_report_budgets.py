@@ -1,4 +1,4 @@
-"""Leaderboard and player stats cost the same number of queries at 10 and at 200 games."""
+"""Leaderboard and player stats cost the same number of queries at 10 and at 100 games."""
 
 import random
 
@@ -12,7 +12,7 @@ from tests.api.conftest import app_for
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(params=[10, 200])
+@pytest.fixture(params=[10, 100])
 def seeded(request):
     app = app_for(f"budget{request.param}@example.com")
     players = [PlayerFactory(owner=app.user, name=name) for name in ("Ann", "Ben", "Cy", "Dot", "Eve")]
