@@ -519,6 +519,10 @@ class PlayerRecord(models.Model):
     went_out = models.PositiveIntegerField(default=0)
     double_blank_penalties = models.PositiveIntegerField(default=0)
     end_on_double_penalties = models.PositiveIntegerField(default=0)
+    # The lowest and highest total of those games (None before any): worked out again from the
+    # seats, along the seat_player_total index, whenever the set of finished games changes.
+    best_total = models.IntegerField(null=True, blank=True)
+    worst_total = models.IntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["player", "tile_set"], name="player_record_unique_per_set")]

@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F, RestrictedError
+from django.db.models import F, OuterRef, RestrictedError, Subquery
 from django.utils import timezone
 
 from . import ratings
@@ -377,6 +377,7 @@ def _count_finished(game: Game, sign: int) -> None:
     """A finished game leaves (-1, to the trash) or comes back (+1): records and ratings follow."""
     seats = list(game.seats.all())
     _add_to_records(game.tile_set, [_figures(seat) for seat in seats], sign=sign)
+    update_extremes(game.tile_set, [seat.player_id for seat in seats])
     detail = _detail(seats, _played(game))
     _add_detail(game.tile_set, *((detail, None) if sign < 0 else (None, detail)))
     ratings.changed(game.scorebook_id, ratings.Point(game.finished_at, game.pk), [seat.player_id for seat in seats])
@@ -513,6 +514,21 @@ def _add_to_records(tile_set: int, figures: list[dict], sign: int) -> None:
         )
 
 
+def update_extremes(tile_set: int, player_ids: list[int]) -> None:
+    """Work out the players' best and worst totals on this set again, from their finished games'
+    seats (one UPDATE; each total is one step along the seat_player_total index). A minimum
+    cannot be kept by adding and taking back, as the other figures are."""
+    seats = Seat.objects.filter(
+        player=OuterRef("player"),
+        game__tile_set=tile_set,
+        game__status=Game.Status.FINISHED,
+        game__deleted_at__isnull=True,
+    ).values("total")
+    PlayerRecord.objects.filter(player_id__in=player_ids, tile_set=tile_set).update(
+        best_total=Subquery(seats.order_by("total")[:1]), worst_total=Subquery(seats.order_by("-total")[:1])
+    )
+
+
 def _detail(seats: list[Seat], played) -> tuple[Counter, Counter]:
     """What a finished game adds to the per-double and head-to-head records, from its seats and its
     entries (rows of _played): {(player, double): (rounds, pips, score)} and
@@ -632,6 +648,8 @@ def _save_state(game: Game, seats: list[Seat], played, *, played_before=None, fi
         **{name: getattr(game, name) for name in
            ("status", "finished_at", "ended_because", "next_double", "version", "updated_at")}
     )  # fmt: skip
+    if was_finished or state.finished:  # after the game row: the finished games are the ones now saved
+        update_extremes(game.tile_set, [seat.player_id for seat in seats])
     # Ratings hang on the finishing order alone: replay them when that order appears, changes or goes.
     if (was_finished or state.finished) and (was_finished != state.finished or ranks_before != [s.rank for s in seats]):
         point = ratings.Point(finished_before if was_finished else game.finished_at, game.pk)

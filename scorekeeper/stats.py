@@ -1,13 +1,15 @@
-"""Leaderboard and player figures, aggregated by the database from the seats' summary columns."""
+"""Leaderboard and player figures: all time from the per-set records the services keep, any other
+period aggregated by the database from the seats' summary columns."""
 
+from collections import defaultdict
 from dataclasses import dataclass
+from operator import attrgetter
 
-from django.db.models import Avg, Count, F, FloatField, Max, Min, Q, Subquery, Sum, Value
-from django.db.models.functions import Cast, Coalesce, NullIf
+from django.db.models import Avg, Count, F, Max, Min, Q, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from .models import DoubleRecord, Entry, Game, OpponentRecord, Player, PlayerRecord, RatingStep, Seat
-from .rules.rating import START
 
 PERIODS = {"month": "This month", "year": "This year", "all": "All time"}
 SORTS = [
@@ -43,19 +45,6 @@ def _finished(game: str, tile_set: int | None = None, since=None) -> Q:
     return condition
 
 
-def _ratio(numerator: str, denominator: str):
-    return Cast(F(numerator), FloatField()) / Cast(NullIf(F(denominator), 0), FloatField())
-
-
-# Derived from the sums above, in the same query (annotate keeps keyword order).
-RATES = {
-    "win_rate": Coalesce(_ratio("wins", "game_count"), Value(0.0)),
-    "went_out_rate": Coalesce(_ratio("went_out", "rounds"), Value(0.0)),
-    "average_total": _ratio("total_sum", "game_count"),
-    "average_round_score": _ratio("total_sum", "rounds"),
-}
-
-
 def with_figures(players, *, tile_set: int | None = None, since=None):
     """Annotate players with their figures over finished games, aggregated from the seats
     (one query, one join); any period."""
@@ -64,93 +53,34 @@ def with_figures(players, *, tile_set: int | None = None, since=None):
         game_count=Count("seats", filter=done),
         wins=Count("seats", filter=done & Q(seats__is_winner=True)),
         total_sum=Coalesce(Sum("seats__total", filter=done), 0),
-        best_total=Min("seats__total", filter=done),
-        worst_total=Max("seats__total", filter=done),
         rounds=Coalesce(Sum("seats__rounds", filter=done), 0),
         went_out=Coalesce(Sum("seats__went_out", filter=done), 0),
         double_blank_penalties=Coalesce(Sum("seats__double_blank_penalties", filter=done), 0),
         end_on_double_penalties=Coalesce(Sum("seats__end_on_double_penalties", filter=done), 0),
-        **RATES,
+        best_total=Min("seats__total", filter=done),
+        worst_total=Max("seats__total", filter=done),
     )
-
-
-def with_records(players, *, tile_set: int | None = None):
-    """The same figures over all time, from the per-set records the services keep: a few rows
-    per player, however many games they played."""
-    chosen = Q() if tile_set is None else Q(records__tile_set=tile_set)
-
-    def total(field):
-        return Coalesce(Sum(f"records__{field}", filter=chosen), 0)
-
-    return players.only("pk", "name", "rating_mu", "rating_sigma").annotate(
-        game_count=total("games"),
-        wins=total("wins"),
-        total_sum=total("total_sum"),
-        rounds=total("rounds"),
-        went_out=total("went_out"),
-        double_blank_penalties=total("double_blank_penalties"),
-        end_on_double_penalties=total("end_on_double_penalties"),
-        **RATES,
-    )
-
-
-def leaderboard(scorebook, *, tile_set: int | None = None, since=None, sort: str | None = None):
-    """Every player of `scorebook`: most wins first, then win rate, then the lower average total.
-
-    `sort` (one of SORTS, "-" in front for descending) puts one column first instead."""
-    order = [F("wins").desc(), F("win_rate").desc(), F("average_total").asc(nulls_last=True), "name_key", "pk"]
-    if sort and sort.lstrip("-") == "rating":  # the highest first; "-rating" the lowest first
-        players_ordinal = Coalesce(F("rating_mu") - 3 * F("rating_sigma"), Value(START.ordinal))
-        order.insert(0, players_ordinal.asc() if sort.startswith("-") else players_ordinal.desc())
-    elif sort and sort.lstrip("-") in SORTS:
-        key = F("name_key") if sort.lstrip("-") == "name" else F(sort.lstrip("-"))
-        order.insert(0, key.desc(nulls_last=True) if sort.startswith("-") else key.asc(nulls_last=True))
-    players = Player.objects.filter(scorebook=scorebook)
-    rows = (
-        with_records(players, tile_set=tile_set)
-        if since is None
-        else with_figures(players, tile_set=tile_set, since=since)
-    )
-    return rows.order_by(*order)
-
-
-def my_players(user):
-    """The players linked to `user` in every scorebook they belong to, with all-time figures."""
-    players = Player.objects.for_user(user).filter(user=user).select_related("scorebook")
-    return with_records(players).only("pk", "name", "scorebook__name").order_by("scorebook__name", "pk")
-
-
-def summed(rows) -> dict:
-    """One set of figures over several players' rows (from with_records)."""
-    games = sum(row.game_count for row in rows)
-    wins = sum(row.wins for row in rows)
-    totals = sum(row.total_sum for row in rows)
-    return {
-        "game_count": games,
-        "wins": wins,
-        "win_rate": wins / games if games else 0.0,
-        "average_total": totals / games if games else None,
-        **{key: sum(getattr(row, key) for row in rows) for key in
-           ("rounds", "went_out", "double_blank_penalties", "end_on_double_penalties")},
-    }  # fmt: skip
 
 
 @dataclass
 class Figures:
-    """One player's all-time figures, summed from their per-set records (see player_figures)."""
+    """One player's figures over finished games; the rates are worked out from the sums."""
 
-    pk: int
-    name: str
-    rating: object
-    game_count: int
-    wins: int
-    total_sum: int
-    rounds: int
-    went_out: int
-    double_blank_penalties: int
-    end_on_double_penalties: int
-    best_total: int | None
-    worst_total: int | None
+    player: Player
+    game_count: int = 0
+    wins: int = 0
+    total_sum: int = 0
+    rounds: int = 0
+    went_out: int = 0
+    double_blank_penalties: int = 0
+    end_on_double_penalties: int = 0
+    best_total: int | None = None
+    worst_total: int | None = None
+
+    pk = property(lambda self: self.player.pk)
+    name = property(lambda self: self.player.name)
+    rating = property(lambda self: self.player.rating)
+    scorebook = property(lambda self: self.player.scorebook)
 
     @property
     def win_rate(self) -> float:
@@ -169,77 +99,160 @@ class Figures:
         return self.total_sum / self.rounds if self.rounds else None
 
 
+# What the figures show of a player (scorebook: for the pages' links and the history).
+PLAYER_FIELDS = ["pk", "scorebook", "name", "name_key", "rating_mu", "rating_sigma"]
+SUMS = ["game_count", "wins", "total_sum", "rounds", "went_out", "double_blank_penalties", "end_on_double_penalties"]
 RECORD_SUMS = ["games", "wins", "total_sum", "rounds", "went_out", "double_blank_penalties", "end_on_double_penalties"]
 
 
-def player_figures(player, *, tile_set: int | None = None, since=None):
-    """One player's figures: all time from the few per-set records (and the best and worst totals
-    along the seat_player_total index), a period aggregated from the seats."""
-    if since is not None:
-        return with_figures(Player.objects.filter(pk=player.pk), tile_set=tile_set, since=since).get()
-    records = PlayerRecord.objects.filter(player=player, **({} if tile_set is None else {"tile_set": tile_set}))
-    sums = [sum(column) for column in zip(*records.values_list(*RECORD_SUMS), strict=True)] or [0] * len(RECORD_SUMS)
-    seats = Seat.objects.filter(_finished("game", tile_set), player=player).values("total")
-    best, worst = (
-        Player.objects.filter(pk=player.pk)
-        .annotate(best=Subquery(seats.order_by("total")[:1]), worst=Subquery(seats.order_by("-total")[:1]))
-        .values_list("best", "worst")
-        .get()
-    )
-    return Figures(player.pk, player.name, player.rating, *sums, best_total=best, worst_total=worst)
-
-
-def by_starting_double(player, *, tile_set: int | None = None, since=None):
-    """Per starting double: rounds played, average pips and average score, in finished games
-    (all time from the per-double records, a period from the entries)."""
-    if since is not None:
-        return by_starting_double_from_entries(player, tile_set=tile_set, since=since)
-    records = DoubleRecord.objects.filter(player=player, **({} if tile_set is None else {"tile_set": tile_set}))
-    rows = (
-        records.values("starting_double")
-        .annotate(n=Sum("rounds"), pips=Sum("pips_sum"), score=Sum("score_sum"))
-        .filter(n__gt=0)
-        .order_by("-starting_double")
-    )
+def figures_from_records(players, *, tile_set: int | None = None) -> list[Figures]:
+    """All-time figures of `players` (Player instances) from the per-set records the services
+    keep: one plain query over a few rows per player, however many games they played. The sums
+    are added up here rather than by a GROUP BY: building that query cost more than running it."""
+    people = list(players)
+    records = PlayerRecord.objects.filter(player__in=[p.pk for p in people])
+    if tile_set is not None:
+        records = records.filter(tile_set=tile_set)
+    sums = defaultdict(lambda: [0] * len(RECORD_SUMS))
+    extremes = defaultdict(list)
+    for player_id, best, worst, *values in records.values_list("player_id", "best_total", "worst_total", *RECORD_SUMS):
+        sums[player_id] = [a + b for a, b in zip(sums[player_id], values, strict=True)]
+        extremes[player_id] += [(best, worst)] if best is not None else []
     return [
-        {"starting_double": row["starting_double"], "rounds": row["n"], "average_pips": row["pips"] / row["n"],
-         "average_score": row["score"] / row["n"]}
-        for row in rows
+        Figures(p, *sums[p.pk], best_total=min((b for b, _ in extremes[p.pk]), default=None),
+                worst_total=max((w for _, w in extremes[p.pk]), default=None))
+        for p in people
     ]  # fmt: skip
 
 
-def by_starting_double_from_entries(player, *, tile_set: int | None = None, since=None):
+def figures_from_seats(players, *, tile_set: int | None = None, since=None) -> list[Figures]:
+    """The same figures over any period, aggregated from the seats (one grouped query)."""
+    rows = with_figures(players, tile_set=tile_set, since=since)
+    return [
+        Figures(p, *(getattr(p, key) for key in SUMS), best_total=p.best_total, worst_total=p.worst_total) for p in rows
+    ]
+
+
+# Columns a leaderboard can be sorted by (the query parameter on the left, the figure on the right).
+SORT_KEYS = {key: key for key in SORTS} | {"name": "player.name_key", "games": "game_count", "rating": "rating.ordinal"}
+
+
+def leaderboard(players, *, tile_set: int | None = None, since=None, sort: str | None = None) -> list[Figures]:
+    """`players` (a Player queryset: one scorebook's) with their figures: most wins first, then
+    win rate, then the lower average total.
+
+    `sort` (a key of SORT_KEYS, "-" in front for descending; "rating" is the highest first and
+    "-rating" the lowest first) puts one column first instead; a missing average goes last."""
+    players = players.only(*PLAYER_FIELDS)
+    rows = figures_from_records(players, tile_set=tile_set) if since is None else (
+        figures_from_seats(players, tile_set=tile_set, since=since)
+    )  # fmt: skip
+    rows.sort(
+        key=lambda f: (-f.wins, -f.win_rate, f.average_total is None, f.average_total or 0, f.player.name_key, f.pk)
+    )
+    column = (sort or "").lstrip("-")
+    if column in SORT_KEYS:
+        value = attrgetter(SORT_KEYS[column])
+        descending = sort.startswith("-") != (column == "rating")
+        present = sorted((row for row in rows if value(row) is not None), key=value, reverse=descending)
+        rows = present + [row for row in rows if value(row) is None]  # sorted() is stable: ties keep the order above
+    return rows
+
+
+def my_players(user) -> list[Figures]:
+    """The players linked to `user` in every scorebook they belong to, with all-time figures."""
+    players = Player.objects.for_user(user).filter(user=user).select_related("scorebook")
+    return figures_from_records(players.only("pk", "name", "scorebook__name").order_by("scorebook__name", "pk"))
+
+
+def summed(rows) -> dict:
+    """One set of figures over several players' rows."""
+    games = sum(row.game_count for row in rows)
+    wins = sum(row.wins for row in rows)
+    totals = sum(row.total_sum for row in rows)
+    return {
+        "game_count": games,
+        "wins": wins,
+        "win_rate": wins / games if games else 0.0,
+        "average_total": totals / games if games else None,
+        **{key: sum(getattr(row, key) for row in rows) for key in
+           ("rounds", "went_out", "double_blank_penalties", "end_on_double_penalties")},
+    }  # fmt: skip
+
+
+def player_figures(players, pk, *, tile_set: int | None = None, since=None) -> Figures:
+    """The figures of player `pk` among `players` (Player.DoesNotExist if not among them): all
+    time from the few per-set records, a period aggregated from the seats."""
+    if since is not None:
+        (figures,) = figures_from_seats(players.filter(pk=pk), tile_set=tile_set, since=since) or [None]
+    else:
+        (figures,) = figures_from_records([players.only(*PLAYER_FIELDS).get(pk=pk)], tile_set=tile_set)
+    if figures is None:
+        raise Player.DoesNotExist
+    return figures
+
+
+def _records_of(model, player, tile_set: int | None):
+    records = model.objects.filter(player_id=player.pk)
+    return records if tile_set is None else records.filter(tile_set=tile_set)
+
+
+def _summed_by(rows) -> dict:
+    """Rows of (key, *numbers) added up per key: the per-set records of one player, merged."""
+    sums = {}
+    for key, *values in rows:
+        sums[key] = [a + b for a, b in zip(sums[key], values, strict=True)] if key in sums else values
+    return sums
+
+
+def by_starting_double(player, *, tile_set: int | None = None, since=None) -> list[dict]:
+    """Per starting double: rounds played, average pips and average score, in finished games
+    (all time from the per-double records, a period from the entries), the highest double first."""
+    if since is not None:
+        return by_starting_double_from_entries(player, tile_set=tile_set, since=since)
+    records = _records_of(DoubleRecord, player, tile_set).values_list(
+        "starting_double", "rounds", "pips_sum", "score_sum"
+    )
+    return [
+        {"starting_double": double, "rounds": n, "average_pips": pips / n, "average_score": score / n}
+        for double, (n, pips, score) in sorted(_summed_by(records).items(), reverse=True)
+        if n
+    ]
+
+
+def by_starting_double_from_entries(player, *, tile_set: int | None = None, since=None) -> list[dict]:
     entries = Entry.objects.filter(_finished("round__game", tile_set, since), player=player)
-    return (
+    return list(
         entries.values(starting_double=F("round__starting_double"))
         .annotate(rounds=Count("pk"), average_pips=Avg("pips"), average_score=Avg("score"))
         .order_by("-starting_double")
     )
 
 
-def head_to_head(player, *, tile_set: int | None = None, since=None):
+def _most_games_first(rows: list[dict]) -> list[dict]:
+    return sorted(rows, key=lambda row: (-row["games"], row["opponent_name"], row["opponent"]))
+
+
+def head_to_head(player, *, tile_set: int | None = None, since=None) -> list[dict]:
     """Against each opponent met in finished games: games together, finished ahead, behind, level
-    (all time from the head-to-head records, a period from the seats)."""
+    (all time from the head-to-head records, a period from the seats); most games first."""
     if since is not None:
         return head_to_head_from_seats(player, tile_set=tile_set, since=since)
-    records = OpponentRecord.objects.filter(player=player, **({} if tile_set is None else {"tile_set": tile_set}))
-    rows = (
-        records.values("opponent", opponent_name=F("opponent__name"))
-        .annotate(n=Sum("games"), won=Sum("ahead"), lost=Sum("behind"), tied=Sum("level"))
-        .filter(n__gt=0)
-        .order_by("-n", "opponent_name")
+    records = _records_of(OpponentRecord, player, tile_set).values_list(
+        "opponent_id", "opponent__name", "games", "ahead", "behind", "level"
     )
-    return [
-        {"opponent": row["opponent"], "opponent_name": row["opponent_name"], "games": row["n"], "ahead": row["won"],
-         "behind": row["lost"], "level": row["tied"]}
-        for row in rows
-    ]  # fmt: skip
+    rows = _summed_by(((opponent, name), *counts) for opponent, name, *counts in records)
+    return _most_games_first([
+        {"opponent": opponent, "opponent_name": name, "games": n, "ahead": won, "behind": lost, "level": tied}
+        for (opponent, name), (n, won, lost, tied) in rows.items()
+        if n
+    ])  # fmt: skip
 
 
-def head_to_head_from_seats(player, *, tile_set: int | None = None, since=None):
+def head_to_head_from_seats(player, *, tile_set: int | None = None, since=None) -> list[dict]:
     seats = Seat.objects.filter(_finished("game", tile_set, since), player=player)
     # One join from my seat to every seat of the same game; each row pairs me with one opponent.
-    return (
+    rows = (
         seats.values(opponent=F("game__seats__player"), opponent_name=F("game__seats__player__name"))
         .exclude(opponent=player.pk)
         .annotate(
@@ -248,8 +261,9 @@ def head_to_head_from_seats(player, *, tile_set: int | None = None, since=None):
             behind=Count("pk", filter=Q(total__gt=F("game__seats__total"))),
             level=Count("pk", filter=Q(total=F("game__seats__total"))),
         )
-        .order_by("-games", "opponent_name")
+        .order_by()
     )
+    return _most_games_first(list(rows))
 
 
 def game_totals(player, *, limit: int = 100):

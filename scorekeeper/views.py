@@ -476,7 +476,7 @@ def player(request, pk):
         "player": person,
         "form": form,
         "filters": filters,
-        "figures": stats.player_figures(person, **options),
+        "figures": stats.player_figures(Player.objects.all(), person.pk, **options),
         "by_double": stats.by_starting_double(person, **options),
         "head_to_head": stats.head_to_head(person, **options),
         "chart": charts.game_totals(person.name, stats.game_totals(person)),
@@ -493,7 +493,7 @@ def leaderboard(request):
     filters = StatsFilterForm(request.GET)
     sort = filters.cleaned_data.get("sort") if filters.is_valid() else None
     book = scorebooks.current(request.user)
-    rows = stats.leaderboard(book, sort=sort, **filters.options())
+    rows = stats.leaderboard(Player.objects.filter(scorebook=book), sort=sort, **filters.options())
     context = {"rows": rows, "filters": filters, "sort": sort or "", "columns": LEADERBOARD_COLUMNS, "scorebook": book}
     return render(request, "scorekeeper/leaderboard.html", context)
 

@@ -1,18 +1,25 @@
 """The per-set records the services keep always equal the figures aggregated from the seats."""
 
+import importlib
 import random
 from datetime import timedelta
 
 import pytest
+from django.apps import apps as django_apps
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from scorekeeper import ratings, services, stats
 from scorekeeper.demo import PlayerFactory, deal_round, seed_games
-from scorekeeper.models import Game, Player, RatingStep, Scorebook
+from scorekeeper.models import Game, Player, PlayerRecord, RatingStep, Scorebook, Seat
 
 pytestmark = pytest.mark.django_db
 
-FIELDS = ["game_count", "wins", "total_sum", "rounds", "went_out", "double_blank_penalties", "end_on_double_penalties"]
+FIELDS = [
+    "game_count", "wins", "total_sum", "rounds", "went_out", "double_blank_penalties", "end_on_double_penalties",
+    "best_total", "worst_total",
+]  # fmt: skip
 
 
 def figures(queryset):
@@ -24,8 +31,8 @@ def assert_records_match_seats(user):
     replay of every finished game from scratch."""
     players = Player.objects.for_user(user)
     for tile_set in (None, 6, 9, 12, 15):
-        assert figures(stats.with_records(players, tile_set=tile_set)) == figures(
-            stats.with_figures(players, tile_set=tile_set)
+        assert figures(stats.figures_from_records(players, tile_set=tile_set)) == figures(
+            stats.figures_from_seats(players, tile_set=tile_set)
         ), tile_set
         for player in players:
             assert _rounded(stats.by_starting_double(player, tile_set=tile_set)) == _rounded(
@@ -34,8 +41,8 @@ def assert_records_match_seats(user):
             assert list(stats.head_to_head(player, tile_set=tile_set)) == list(
                 stats.head_to_head_from_seats(player, tile_set=tile_set)
             ), (player, tile_set)
-            kept = stats.player_figures(player, tile_set=tile_set)
-            aggregated = stats.with_figures(Player.objects.filter(pk=player.pk), tile_set=tile_set).get()
+            kept = stats.player_figures(Player.objects.all(), player.pk, tile_set=tile_set)
+            (aggregated,) = stats.figures_from_seats(Player.objects.filter(pk=player.pk), tile_set=tile_set)
             assert (kept.best_total, kept.worst_total) == (aggregated.best_total, aggregated.worst_total)
     assert_ratings_match_a_replay(user)
 
@@ -92,23 +99,25 @@ def test_records_follow_finishing_correcting_undoing_and_deleting_games(user):
     services.record_round(game=again, starting_double=double, entries=deal_round(again.rules, seats, double, rng))
     assert_records_match_seats(user)
 
-    # Delete a finished game, and bring it back from the trash.
-    services.delete_game(game=finished[2])
+    # Delete the finished game with someone's best total, and bring it back from the trash.
+    best = Seat.objects.filter(game__status=Game.Status.FINISHED, game__in=finished[2:]).order_by("total").first()
+    services.delete_game(game=best.game)
     assert_records_match_seats(user)
-    services.restore_game(game=finished[2])
+    services.restore_game(game=Game.objects.get(pk=best.game_id))
     assert_records_match_seats(user)
 
 
 def test_the_all_time_leaderboard_reads_records_and_a_period_reads_seats(user):
     players = [PlayerFactory(owner=user, name=name) for name in ("Ann", "Ben", "Cy")]
     seed_games(user, players, 8, random.Random(5), days=1)
-    all_time = [(p.pk, p.wins, round(p.average_total, 6)) for p in stats.leaderboard(Scorebook.personal_for(user))]
+    book = Player.objects.filter(scorebook=Scorebook.personal_for(user))
+    with CaptureQueriesContext(connection) as all_time_queries:
+        all_time = [(p.pk, p.wins, round(p.average_total, 6)) for p in stats.leaderboard(book)]
     since = timezone.now() - timedelta(days=2)
-    recent = [
-        (p.pk, p.wins, round(p.average_total, 6)) for p in stats.leaderboard(Scorebook.personal_for(user), since=since)
-    ]
-    assert "scorekeeper_playerrecord" in str(stats.leaderboard(Scorebook.personal_for(user)).query)
-    assert "scorekeeper_playerrecord" not in str(stats.leaderboard(Scorebook.personal_for(user), since=since).query)
+    with CaptureQueriesContext(connection) as recent_queries:
+        recent = [(p.pk, p.wins, round(p.average_total, 6)) for p in stats.leaderboard(book, since=since)]
+    assert any("scorekeeper_playerrecord" in q["sql"] for q in all_time_queries.captured_queries)
+    assert not any("scorekeeper_playerrecord" in q["sql"] for q in recent_queries.captured_queries)
     assert all_time == recent  # every game was played within the last day
 
 
@@ -136,3 +145,14 @@ def test_the_saved_state_of_every_seeded_game_is_what_the_rules_derive(user):
         assert (game.next_double, game.ended_because or None, game.is_finished) == (
             state.next_double, state.ended_because, state.finished
         )  # fmt: skip
+
+
+def test_the_migration_fills_best_and_worst_totals_from_the_games_finished_before_it(user):
+    fill = importlib.import_module("scorekeeper.migrations.0013_record_extremes").fill
+    players = [PlayerFactory(owner=user, name=name) for name in ("Ann", "Ben", "Cy")]
+    seed_games(user, players, 6, random.Random(9))
+    kept = figures(stats.figures_from_records(Player.objects.for_user(user)))
+    PlayerRecord.objects.update(best_total=None, worst_total=None)
+    fill(django_apps, None)
+    assert figures(stats.figures_from_records(Player.objects.for_user(user))) == kept
+    assert all(row[-2] is not None for row in kept.values())  # everyone has finished games

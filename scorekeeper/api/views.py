@@ -456,29 +456,35 @@ class Leaderboard(APIView):
         query = LeaderboardQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         book = query.validated_data.get("scorebook")
+        # The personal scorebook is reached through the players: a user without one has no players yet.
+        players = Player.objects.filter(
+            **{"scorebook": scorebook_for(request.user, book)} if book else {"scorebook__personal_of": request.user}
+        )
         rows = stats.leaderboard(
-            scorebook_for(request.user, book) if book else Scorebook.personal_for(request.user),
+            players,
             tile_set=query.validated_data.get("tile_set"),
             since=stats.period_start(query.validated_data["period"]),
             sort=query.validated_data.get("sort"),
         )
         # One row per player of the user: a short list, paged in memory to spare a COUNT query.
-        return paginated(self, list(rows), LeaderboardRowSerializer)
+        return paginated(self, rows, LeaderboardRowSerializer)
 
 
 class PlayerStats(APIView):
     @extend_schema(parameters=STATS_PARAMETERS, responses={200: PlayerStatsSerializer, **_errors(400, 401, 404)})
     def get(self, request, pk):
-        player = get_object_or_404(Player.objects.for_user(request.user), pk=pk)
         query = StatsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         options = {
             "tile_set": query.validated_data.get("tile_set"),
             "since": stats.period_start(query.validated_data["period"]),
         }
-        figures = stats.player_figures(player, **options)
-        figures.by_starting_double = list(stats.by_starting_double(player, **options))
-        figures.head_to_head = list(stats.head_to_head(player, **options))
+        try:
+            figures = stats.player_figures(Player.objects.for_user(request.user), pk, **options)
+        except Player.DoesNotExist:
+            raise Http404("No such player among yours.") from None
+        figures.by_starting_double = stats.by_starting_double(figures.player, **options)
+        figures.head_to_head = stats.head_to_head(figures.player, **options)
         return Response(PlayerStatsSerializer(figures).data)
 
 

@@ -8,7 +8,7 @@ from django.test import Client
 from django.utils import timezone
 
 from scorekeeper import services, stats
-from scorekeeper.models import Game, Membership, Round, Scorebook
+from scorekeeper.models import Game, Membership, Player, Round, Scorebook
 from tests.api.conftest import round_body, start_game
 
 pytestmark = pytest.mark.django_db
@@ -24,13 +24,13 @@ def test_a_deleted_game_leaves_every_list_report_and_link_and_comes_back_whole(a
     finish(app, game)
     link = app.post(f"/api/v1/games/{game['id']}/share/").json()
     book = Scorebook.personal_for(app.user)
-    wins = {p.name: p.wins for p in stats.leaderboard(book)}
+    wins = {p.name: p.wins for p in stats.leaderboard(Player.objects.filter(scorebook=book))}
     before = app.get(f"/api/v1/games/{game['id']}/").json()
     assert app.delete(f"/api/v1/games/{game['id']}/").status_code == 204
     assert app.get(f"/api/v1/games/{game['id']}/").status_code == 404
     assert app.get("/api/v1/games/").json()["count"] == 0
     assert app.get("/api/v1/export/").json()["games"] == []
-    assert {p.name: p.wins for p in stats.leaderboard(book)} == dict.fromkeys(wins, 0)
+    assert {p.name: p.wins for p in stats.leaderboard(Player.objects.filter(scorebook=book))} == dict.fromkeys(wins, 0)
     assert app.get("/api/v1/leaderboard/?period=year").json()["results"][0]["games"] == 0
     assert Client().get(link["api_url"]).status_code == 404
     assert Round.objects.filter(game_id=game["id"]).count() == 7  # kept, in the trash
@@ -44,7 +44,7 @@ def test_a_deleted_game_leaves_every_list_report_and_link_and_comes_back_whole(a
     assert {k: v for k, v in after.items() if k != "updated_at"} == {
         k: v for k, v in before.items() if k != "updated_at"
     }
-    assert {p.name: p.wins for p in stats.leaderboard(book)} == wins
+    assert {p.name: p.wins for p in stats.leaderboard(Player.objects.filter(scorebook=book))} == wins
     actions = [c["action"] for c in app.get(f"/api/v1/games/{game['id']}/history/").json()["results"]][:2]
     assert actions == ["game_restored", "game_deleted"]
 

@@ -32,3 +32,27 @@ def test_the_chart_names_every_player_within_its_frame(client, user, players):
         assert name in unescape(legend)  # shown, or in full in the key's title when shortened
         baseline = float(re.search(r'<text x="[\d.]+" y="([\d.]+)"', legend)[1])
         assert top + baseline + 4 <= height, name  # the key is drawn inside the chart
+
+
+def test_the_chart_follows_a_new_round_and_a_renamed_player_though_charts_are_rendered_once(client, user):
+    game = make_game(owner=user, names=["Ann", "Ben"], tile_set=12)
+    ann, ben = (s.player for s in game.seats.order_by("position"))
+    client.force_login(user)
+
+    def chart():
+        html = client.get(reverse("game", args=[game.pk])).content.decode()
+        return html[html.index("<svg") : html.index("</svg>")]
+
+    services.record_round(game=game, starting_double=12, entries=[
+        EntryInput(player=ann.pk, pips=0, went_out=True), EntryInput(player=ben.pk, pips=17)
+    ])  # fmt: skip
+    first = chart()
+    assert chart() == first  # the same figures: the same drawing
+    assert "12-12" in first and "11-11" not in first
+    services.record_round(game=game, starting_double=11, entries=[
+        EntryInput(player=ann.pk, pips=23), EntryInput(player=ben.pk, pips=0, went_out=True)
+    ])  # fmt: skip
+    assert "11-11" in chart()
+    ben.name = "Benedict"
+    ben.save()
+    assert "Benedict" in chart()

@@ -54,8 +54,8 @@ BUDGETS = {
     # records, 7 head-to-head records, 8 recent totals (chart), 9 rating steps (chart), 10 has games,
     # 11 recent games, 12 their seats
     "player": ("/players/{player}/", 12),
-    # 3 current scorebook, 4 one row per player from the records, with the rating
-    "leaderboard": ("/leaderboard/", 4),
+    # 3 current scorebook, 4 its players with their ratings, 5 their per-set records
+    "leaderboard": ("/leaderboard/", 5),
     # For comparison, the API's game detail: 3 game, 4 seats + players, 5 rounds, 6 entries (the sheet
     # page reads the same rows plus the live link and the history: 9 against 6).
     "api game": ("/api/v1/games/{game}/", 6),
