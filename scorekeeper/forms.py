@@ -127,7 +127,8 @@ class RoundForm(forms.Form):
     """One screen for a whole round: a row of fields per seated player."""
 
     starting_double = forms.TypedChoiceField(coerce=int, label="Starting double")
-    version = forms.IntegerField(widget=forms.HiddenInput)
+    # The game's version the page was drawn from; a queued round (sent later) comes without one.
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args, seats, doubles, **kwargs):
         super().__init__(*args, **kwargs)

@@ -1,3 +1,4 @@
+from allauth.account import views as allauth_views
 from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path, re_path
@@ -6,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from . import (
     converters,  # noqa: F401 - registers <id:...>
     errors,
+    offline,
     views,
 )
 from .api import views as api_views
@@ -54,7 +56,11 @@ urlpatterns = [
     path("rules/", views.rules, name="rules"),
     path("sheets/blank/", views.blank_sheet, name="blank_sheet"),
     path("healthz/", errors.healthz, name="healthz"),
+    path("manifest.webmanifest", offline.manifest, name="manifest"),
+    path("sw.js", offline.service_worker, name="service_worker"),
+    path("offline/", offline.offline_page, name="offline"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
+    path("accounts/logout/", offline.clears_site_data(allauth_views.logout), name="account_logout"),
     path("accounts/", include("allauth.urls")),
     path("_allauth/", include("allauth.headless.urls")),
     path("admin/", admin.site.urls),

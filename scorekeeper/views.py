@@ -24,6 +24,7 @@ from django.views.decorators.http import require_POST
 
 from . import charts, live, scorebooks, services, stats, transfer
 from . import history as changes
+from .api.idempotency import idempotent_page
 from .converters import parse_id
 from .forms import (
     PRESETS,
@@ -209,11 +210,14 @@ def game(request, pk):
 
 
 @login_required
+@idempotent_page
 def record_round(request, pk):
     sheet = _sheet(request.user, pk, write=True)
     if (clash := _stale_post(request, sheet)) is not None:
         return _show_clash(request, pk, clash)
     if sheet.game.is_finished:
+        if _answers_in_json(request):
+            return JsonResponse({"errors": ["This game was already over: the round was not saved."]}, status=409)
         messages.info(request, "This game is over.")
         return redirect("game", pk=pk)
     doubles = sheet.choosable_doubles
@@ -282,10 +286,16 @@ def _save_round(request, form, sheet, round_):
                 return _show_clash(request, sheet.game.pk, clash)
         else:
             if not surprises:
+                if _answers_in_json(request):
+                    return JsonResponse({"number": saved.number, "starting_double": saved.starting_double}, status=201)
                 verb = "Recorded" if round_ is None else "Corrected"
                 messages.success(request, f"{verb} round {saved.number}.")
                 return redirect("game", pk=sheet.game.pk)
     rows, errors = _round_rows(form, player_errors)
+    if request.method == "POST" and _answers_in_json(request):
+        if surprises:  # sent again with "confirmed" set to this key, the same round is saved
+            return JsonResponse({"errors": surprises, "confirm": surprise_key}, status=400)
+        return JsonResponse({"errors": [error["message"] for error in errors]}, status=400)
     context = {"sheet": sheet, "form": form, "rows": rows, "round": round_, "errors": errors}
     return render(
         request, "scorekeeper/round_form.html", context | {"surprises": surprises, "surprise_key": surprise_key}
@@ -309,8 +319,18 @@ def _saved_meanwhile(game, round_, starting_double) -> Round | None:
     return found
 
 
+def _answers_in_json(request) -> bool:
+    """The offline queue sends a round form asking for JSON: what was saved, or every problem."""
+    return request.headers.get("Accept", "").startswith("application/json")
+
+
 def _show_clash(request, game_pk, clash):
     """Theirs is kept; this phone's entry stays in the form beside it, ready to replace theirs."""
+    if _answers_in_json(request):
+        who = clash.corrected_by or clash.recorded_by
+        phone = f"{who.short_name}'s phone" if who else "Another phone"
+        message = f"{phone} saved round {clash.number} ({clash.starting_double}-{clash.starting_double}) first: this one was not saved."
+        return JsonResponse({"errors": [message], "clash": clash.number}, status=409)
     fresh = _sheet(request.user, game_pk, write=True)
     data = request.POST.copy()
     data["version"] = str(fresh.game.version)
@@ -920,5 +940,7 @@ def delete_account(request):
             scorebooks.delete_account(user=request.user)
             logout(request)
             messages.success(request, "Your account is deleted.")
-            return redirect("home")
+            response = redirect("home")
+            response["Clear-Site-Data"] = '"cache", "storage"'  # as logging out does (scorekeeper.offline)
+            return response
     return render(request, "scorekeeper/delete_account.html", {"plan": plan, "error": error})

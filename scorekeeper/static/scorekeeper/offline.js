@@ -1,0 +1,317 @@
+// Without a connection: the service worker, the "offline: last updated" note, and the rounds saved
+// on the phone (IndexedDB) until the server has them. Each round keeps the Idempotency-Key made at
+// its first tap, so sending it again after a lost answer never records it twice; rounds go in the
+// order they were saved, and one the server refuses stays, with the server's words, to fix or discard.
+(function () {
+  "use strict";
+  const STORE = "outbox";
+  let updateReady = null, reloading = false, syncing = null;
+
+  function openDb() {
+    return new Promise((resolve, reject) => {
+      const request = indexedDB.open("scorekeeper", 1);
+      request.onupgradeneeded = () => request.result.createObjectStore(STORE, { keyPath: "key" });
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+  }
+  async function inStore(mode, work) {
+    const db = await openDb();
+    return new Promise((resolve, reject) => {
+      const transaction = db.transaction(STORE, mode);
+      const request = work(transaction.objectStore(STORE));
+      transaction.oncomplete = () => { db.close(); resolve(request.result); };
+      transaction.onerror = () => { db.close(); reject(transaction.error); };
+    });
+  }
+  const outbox = {
+    all: async () => ((await inStore("readonly", (store) => store.getAll())) || []).sort((a, b) => a.created - b.created),
+    put: (item) => inStore("readwrite", (store) => store.put(item)),
+    remove: (key) => inStore("readwrite", (store) => store.delete(key)),
+    clear: () => inStore("readwrite", (store) => store.clear()),
+  };
+
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+  function csrfToken() {
+    const cookie = document.cookie.split("; ").find((part) => /^(__Host-)?csrftoken=/.test(part));
+    if (cookie) return cookie.slice(cookie.indexOf("=") + 1);
+    try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (error) { return ""; }
+  }
+  function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+  function clock(iso) {
+    const when = new Date(iso);
+    return isNaN(when) ? "" : when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  }
+
+  // ---- one round, as typed -------------------------------------------------------------------
+  function itemFrom(form) {
+    const fields = Array.from(new FormData(form).entries()).filter(([name]) => name !== "csrfmiddlewaretoken" && name !== "version");
+    const entries = Array.from(form.querySelectorAll(".player-row")).map((row) => {
+      const value = (selector) => { const box = row.querySelector(selector); return box ? box.value.trim() : ""; };
+      const ticked = (selector) => { const box = row.querySelector(selector); return Boolean(box && box.checked); };
+      const parts = [];
+      if (ticked("input.went_out")) parts.push(ticked("input.ended_on_double") ? "out on a double" : "out");
+      if (value("input.pips") && !(ticked("input.went_out") && value("input.pips") === "0")) parts.push(`${value("input.pips")} pips`);
+      if (value("input.tile-list")) parts.push(value("input.tile-list"));
+      if (ticked("input.double_blank")) parts.push("held the 0-0");
+      return `${row.dataset.player}: ${parts.join(", ") || "–"}`;
+    });
+    return {
+      key: form.dataset.key || (form.dataset.key = newKey()),
+      game: form.dataset.game,
+      url: new URL(form.action, location.href).pathname,
+      sheet: form.dataset.outbox,
+      double: Number(new FormData(form).get("starting_double")),
+      entries, fields, created: Date.now(), state: "waiting", errors: [], confirm: "",
+    };
+  }
+
+  async function send(item) {
+    let response, data = null;
+    try {
+      response = await fetch(item.url, {
+        method: "POST", body: new URLSearchParams(item.fields), credentials: "same-origin",
+        headers: { "Accept": "application/json", "Idempotency-Key": item.key, "X-CSRFToken": csrfToken() },
+      });
+    } catch (error) {
+      return { state: "waiting" };  // no connection, or the answer was lost: the same key goes again
+    }
+    if ((response.headers.get("Content-Type") || "").startsWith("application/json")) data = await response.json().catch(() => null);
+    if (response.status === 201) return { state: "saved" };
+    if (!data) {
+      if (response.status === 403) return { state: "refused", errors: ["You may not record rounds in this game (or your session ended: log in again)."] };
+      if (response.redirected) return { state: "waiting", note: "Log in again to send it." };
+      return { state: "waiting" };  // the server is down or busy: later
+    }
+    if (data.retry) return { state: "waiting" };
+    return { state: "refused", errors: data.errors || [`The server refused this round (${response.status}).`], confirm: data.confirm || "" };
+  }
+
+  // Every round waiting, oldest first; stop at the first that cannot go, so the order holds.
+  function sync() {
+    if (syncing) return syncing;
+    const run = async () => {
+      let saved = 0;
+      for (const item of await outbox.all()) {
+        if (item.state === "refused") break;
+        const result = await send(item);
+        if (result.state === "saved") { await outbox.remove(item.key); saved += 1; continue; }
+        if (result.state === "refused") Object.assign(item, { state: "refused", errors: result.errors, confirm: result.confirm || "" });
+        item.note = result.note || "";
+        await outbox.put(item);
+        break;
+      }
+      return saved;
+    };
+    syncing = (navigator.locks ? navigator.locks.request("scorekeeper-outbox", run) : run())
+      .catch(() => 0)
+      .then(async (saved) => {
+        syncing = null;
+        const box = document.getElementById("outbox");
+        if (saved && box && navigator.onLine) { location.reload(); return saved; }  // the sheet as the server has it now
+        await refresh();
+        return saved;
+      });
+    return syncing;
+  }
+
+  // ---- what the page shows -------------------------------------------------------------------
+  function button(text, action, secondary) {
+    const element = document.createElement("button");
+    element.type = "button";
+    element.className = secondary ? "secondary" : "";
+    element.textContent = text;
+    element.addEventListener("click", action);
+    return element;
+  }
+
+  function itemView(item) {
+    const li = document.createElement("li");
+    li.className = `outbox-item ${item.state}`;
+    li.dataset.key = item.key;
+    const head = document.createElement("p");
+    const strong = document.createElement("strong");
+    strong.textContent = `${item.double}-${item.double}`;
+    const state = document.createElement("span");
+    state.className = "outbox-state";
+    state.textContent = item.state === "refused" ? " not saved by the server" : " waiting to sync";
+    head.append(strong, state);
+    const values = document.createElement("p");
+    values.className = "muted";
+    values.textContent = item.entries.join(" · ");
+    li.append(head, values);
+    if (item.note) { const note = document.createElement("p"); note.textContent = item.note; li.append(note); }
+    if (item.state === "refused") {
+      const errors = document.createElement("ul");
+      errors.className = "errorlist";
+      item.errors.forEach((message) => { const line = document.createElement("li"); line.textContent = message; errors.append(line); });
+      const actions = document.createElement("p");
+      actions.className = "outbox-actions";
+      if (item.confirm) actions.append(button("Save anyway", () => saveAnyway(item)));
+      actions.append(button("Fix", () => fix(item), Boolean(item.confirm)), button("Discard", () => discard(item), true));
+      li.append(errors, actions);
+    }
+    return li;
+  }
+
+  async function saveAnyway(item) {
+    await outbox.remove(item.key);
+    const fields = item.fields.filter(([name]) => name !== "confirmed").concat([["confirmed", item.confirm]]);
+    await outbox.put(Object.assign({}, item, { key: newKey(), fields, state: "waiting", errors: [], confirm: "" }));
+    sync();
+  }
+
+  // The round goes back into the form, as a page sent without scripts would: the server shows its problems there.
+  async function fix(item) {
+    const form = document.createElement("form");
+    form.method = "post";
+    form.action = item.url;
+    form.hidden = true;
+    item.fields.concat([["csrfmiddlewaretoken", csrfToken()]]).forEach(([name, value]) => {
+      const input = document.createElement("input");
+      input.type = "hidden"; input.name = name; input.value = value;
+      form.append(input);
+    });
+    document.body.append(form);
+    await outbox.remove(item.key);
+    form.submit();
+  }
+
+  async function discard(item) {
+    if (!window.confirm(`Discard the round ${item.double}-${item.double} saved on this phone? It has not reached the server.`)) return;
+    await outbox.remove(item.key);
+    refresh();
+  }
+
+  function say(parts) {
+    const status = document.getElementById("app-status");
+    if (!status) return;
+    status.replaceChildren();
+    parts.forEach((part) => status.append(part));
+    status.classList.toggle("shown", parts.length > 0);
+  }
+
+  async function refresh() {
+    let items = [];
+    try { items = await outbox.all(); } catch (error) { items = []; }
+    const box = document.getElementById("outbox");
+    if (box) {
+      const mine = items.filter((item) => item.game === box.dataset.game);
+      box.querySelector(".outbox-items").replaceChildren(...mine.map(itemView));
+      box.hidden = mine.length === 0;
+    }
+    adjustRoundForm(items);
+    const parts = [];
+    const saved = document.getElementById("offline-saved");
+    if (saved) parts.push(`Offline: last updated ${clock(saved.dataset.saved)}. `);
+    else if (!navigator.onLine) parts.push("Offline. ");
+    const waiting = items.filter((item) => item.state === "waiting").length;
+    if (waiting) parts.push(`${plural(waiting, "round")} waiting to sync. `);
+    else if (saved || !navigator.onLine) parts.push("Rounds you save wait on this phone. ");
+    if (updateReady) {
+      parts.push("A new version is ready. ");
+      parts.push(button("Reload", () => { reloading = true; updateReady.waiting && updateReady.waiting.postMessage({ type: "skip-waiting" }); }, true));
+    }
+    say(parts.map((part) => (typeof part === "string" ? document.createTextNode(part) : part)));
+  }
+
+  // A round form drawn before the rounds waiting on this phone: their doubles are taken already.
+  function adjustRoundForm(items) {
+    const form = document.getElementById("round-form");
+    if (!form || !form.dataset.outbox || form.dataset.adjusted) return;
+    const waiting = items.filter((item) => item.game === form.dataset.game && item.state === "waiting");
+    if (!waiting.length) return;
+    form.dataset.adjusted = "1";
+    const taken = new Set(waiting.map((item) => item.double));
+    const select = form.elements.starting_double;
+    Array.from(select.options).forEach((option) => { if (taken.has(Number(option.value))) option.remove(); });
+    if (select.options.length) select.selectedIndex = 0;
+    const title = document.getElementById("round-title");
+    if (title) title.textContent = `Round ${Number(form.dataset.nextNumber) + waiting.length}`;
+  }
+
+  // ---- events ----------------------------------------------------------------------------------
+  document.addEventListener("input", (event) => {
+    const form = event.target.form;
+    if (form && form.dataset.outbox && !form.dataset.key) form.dataset.key = newKey();  // the first tap
+  }, true);
+
+  document.addEventListener("submit", async (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || event.defaultPrevented) return;
+    if (form.dataset.outbox && !form.dataset.classic) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      const item = itemFrom(form);
+      const first = !(await outbox.all()).some((other) => other.key === item.key);
+      await outbox.put(item);
+      await sync();
+      const left = (await outbox.all()).find((other) => other.key === item.key);
+      if (left && left.state === "refused" && first && navigator.onLine) {
+        // Refused at once: the server shows why in the form itself, as without scripts.
+        await outbox.remove(item.key);
+        form.dataset.classic = "1";
+        form.requestSubmit();
+        return;
+      }
+      location.assign(form.dataset.outbox);  // saved, or waiting on the phone: the sheet shows which
+    } else if (form.hasAttribute("data-logout") && !form.dataset.cleared) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      let waiting = [];
+      try { waiting = await outbox.all(); } catch (error) { waiting = []; }
+      if (waiting.length && !window.confirm(`${plural(waiting.length, "round")} saved on this phone ${waiting.length === 1 ? "has" : "have"} not reached the server and will be lost. Log out anyway?`)) return;
+      await forget();
+      form.dataset.cleared = "1";
+      form.submit();
+    }
+  }, true);
+
+  // Nothing private stays on the phone after logging out (the server also sends Clear-Site-Data).
+  async function forget() {
+    try { await outbox.clear(); } catch (error) { /* nothing kept */ }
+    if (window.caches) await Promise.all((await caches.keys()).map((key) => caches.delete(key)));
+  }
+
+  function keepPages() {
+    const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (!worker || !navigator.onLine || document.getElementById("offline-saved")) return;
+    const urls = [location.href];
+    const enter = document.getElementById("enter-round");
+    if (enter) urls.push(enter.href);
+    worker.postMessage({ type: "keep", urls });
+  }
+
+  function registerWorker() {
+    const url = document.body && document.body.dataset.serviceWorker;
+    if (!url || !("serviceWorker" in navigator)) return;
+    navigator.serviceWorker.register(url, { scope: "/" }).then((registration) => {
+      const check = () => {
+        if (registration.waiting && navigator.serviceWorker.controller) { updateReady = registration; refresh(); }
+      };
+      check();
+      registration.addEventListener("updatefound", () => {
+        const worker = registration.installing;
+        if (worker) worker.addEventListener("statechange", check);
+      });
+    }).catch(() => { /* the app works without it */ });
+    navigator.serviceWorker.addEventListener("controllerchange", () => {
+      if (reloading) location.reload(); else keepPages();
+    });
+  }
+
+  function onPage() {
+    refresh().then(() => { if (navigator.onLine) sync(); });
+    keepPages();
+  }
+
+  document.addEventListener("DOMContentLoaded", () => { registerWorker(); onPage(); });
+  document.addEventListener("htmx:afterSettle", onPage);
+  window.addEventListener("online", () => { refresh(); sync(); });
+  window.addEventListener("offline", refresh);
+  setInterval(() => { if (navigator.onLine) outbox.all().then((items) => { if (items.some((i) => i.state === "waiting")) sync(); }).catch(() => null); }, 15000);
+  window.scorekeeperOutbox = { all: () => outbox.all(), sync };  // for the browser tests
+})();
