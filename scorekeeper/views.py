@@ -286,10 +286,10 @@ def _save_round(request, form, sheet, round_):
                 return _show_clash(request, sheet.game.pk, clash)
         else:
             if not surprises:
+                verb = "Recorded" if round_ is None else "Corrected"
+                messages.success(request, f"{verb} round {saved.number}.")  # on the next page shown
                 if _answers_in_json(request):
                     return JsonResponse({"number": saved.number, "starting_double": saved.starting_double}, status=201)
-                verb = "Recorded" if round_ is None else "Corrected"
-                messages.success(request, f"{verb} round {saved.number}.")
                 return redirect("game", pk=sheet.game.pk)
     rows, errors = _round_rows(form, player_errors)
     if request.method == "POST" and _answers_in_json(request):
