@@ -350,7 +350,9 @@ def _stale_post(request, sheet) -> Round | None:
     """A round form sent from a page older than the game: the round saved meanwhile with its
     double, if there is one (its double may no longer be a choice, so this comes before the form)."""
     version, double = parse_id(request.POST.get("version", "")), parse_id(request.POST.get("starting_double", ""))
-    if request.method != "POST" or version is None or double is None or version == sheet.game.version:
+    if request.method != "POST" or double is None or version == sheet.game.version:
+        return None
+    if version is None and double in sheet.choosable_doubles:  # a round queued on a phone, still in time
         return None
     return _saved_meanwhile(sheet.game, None, double)
 
