@@ -206,7 +206,11 @@
     adjustRoundForm(items);
     const parts = [];
     const saved = document.getElementById("offline-saved");
-    if (saved) parts.push(`Offline: last updated ${clock(saved.dataset.saved)}. `);
+    if (saved && navigator.onLine) {
+      parts.push(`Back online: this page is from ${clock(saved.dataset.saved)}. `);
+      parts.push(button("Show the latest", () => location.reload(), true));
+      parts.push(" ");
+    } else if (saved) parts.push(`Offline: last updated ${clock(saved.dataset.saved)}. `);
     else if (!navigator.onLine) parts.push("Offline. ");
     const waiting = items.filter((item) => item.state === "waiting").length;
     if (waiting) parts.push(`${plural(waiting, "round")} waiting to sync. `);
