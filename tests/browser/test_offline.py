@@ -159,10 +159,18 @@ def test_logging_out_leaves_no_page_and_no_round_on_the_phone(table):
     page.context.set_offline(True)
     page.reload()
     enter_round(page, {"Ann": 0, "Ben": 9, "Cy": 14})
+    # The round must still be waiting at logout: its sends fail (the page's fetch is cut for POSTs).
+    page.evaluate("""() => {
+      const send = window.fetch;
+      window.fetch = (url, options) => (options && options.method === "POST" ? Promise.reject(new TypeError("Failed to fetch")) : send(url, options));
+    }""")
     page.context.set_offline(False)
-    page.once("dialog", lambda dialog: dialog.accept())  # "1 round ... will be lost. Log out anyway?"
+    assert waiting(page) == 1
+    dialogs = []
+    page.once("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.accept()))
     page.get_by_role("button", name="Log out").click()
     expect(page.locator("nav").get_by_role("link", name="Log in")).to_be_visible()
+    assert dialogs == ["1 round saved on this phone has not reached the server and will be lost. Log out anyway?"]
     assert not page.evaluate(KEPT, f"/games/{game.pk}/")
     assert not page.evaluate(KEPT, f"/games/{game.pk}/rounds/new/")
     assert waiting(page) == 0
