@@ -85,6 +85,9 @@ def offline_page(request):
     return render(request, "scorekeeper/offline.html")
 
 
+CLEAR_SITE_DATA = '"cache", "storage"'
+
+
 def clears_site_data(view):
     """Logging out (or deleting the account) empties the browser's caches and storage for this
     site: the kept pages and the rounds waiting to sync go with the session (app.js asks first)."""
@@ -93,7 +96,7 @@ def clears_site_data(view):
     def wrapper(request, *args, **kwargs):
         response = view(request, *args, **kwargs)
         if request.method == "POST":
-            response["Clear-Site-Data"] = '"cache", "storage"'
+            response["Clear-Site-Data"] = CLEAR_SITE_DATA
         return response
 
     return wrapper

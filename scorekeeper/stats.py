@@ -165,31 +165,17 @@ def my_players(user) -> list[Figures]:
     return figures_from_records(players.only("pk", "name", "scorebook__name").order_by("scorebook__name", "pk"))
 
 
-def summed(rows) -> dict:
-    """One set of figures over several players' rows."""
-    games = sum(row.game_count for row in rows)
-    wins = sum(row.wins for row in rows)
-    totals = sum(row.total_sum for row in rows)
-    return {
-        "game_count": games,
-        "wins": wins,
-        "win_rate": wins / games if games else 0.0,
-        "average_total": totals / games if games else None,
-        **{key: sum(getattr(row, key) for row in rows) for key in
-           ("rounds", "went_out", "double_blank_penalties", "end_on_double_penalties")},
-    }  # fmt: skip
+def summed(rows) -> Figures:
+    """One set of figures over several players' rows (no player of its own)."""
+    return Figures(None, *(sum(getattr(row, key) for row in rows) for key in SUMS))
 
 
-def player_figures(players, pk, *, tile_set: int | None = None, since=None) -> Figures:
-    """The figures of player `pk` among `players` (Player.DoesNotExist if not among them): all
-    time from the few per-set records, a period aggregated from the seats."""
+def player_figures(player, *, tile_set: int | None = None, since=None) -> Figures:
+    """One player's figures: all time from the few per-set records (best and worst totals
+    included), a period aggregated from the seats."""
     if since is not None:
-        (figures,) = figures_from_seats(players.filter(pk=pk), tile_set=tile_set, since=since) or [None]
-    else:
-        (figures,) = figures_from_records([players.only(*PLAYER_FIELDS).get(pk=pk)], tile_set=tile_set)
-    if figures is None:
-        raise Player.DoesNotExist
-    return figures
+        return figures_from_seats(Player.objects.filter(pk=player.pk), tile_set=tile_set, since=since)[0]
+    return figures_from_records([player], tile_set=tile_set)[0]
 
 
 def _records_of(model, player, tile_set: int | None):

@@ -22,9 +22,9 @@ from django.utils.formats import date_format
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from . import charts, live, scorebooks, services, stats, transfer
+from . import charts, live, offline, scorebooks, services, stats, transfer
 from . import history as changes
-from .api.idempotency import idempotent_page
+from .api.idempotency import idempotent_page, wants_json
 from .converters import parse_id
 from .forms import (
     PRESETS,
@@ -216,7 +216,7 @@ def record_round(request, pk):
     if (clash := _stale_post(request, sheet)) is not None:
         return _show_clash(request, pk, clash)
     if sheet.game.is_finished:
-        if _answers_in_json(request):
+        if wants_json(request):
             return JsonResponse({"errors": ["This game was already over: the round was not saved."]}, status=409)
         messages.info(request, "This game is over.")
         return redirect("game", pk=pk)
@@ -288,11 +288,11 @@ def _save_round(request, form, sheet, round_):
             if not surprises:
                 verb = "Recorded" if round_ is None else "Corrected"
                 messages.success(request, f"{verb} round {saved.number}.")  # on the next page shown
-                if _answers_in_json(request):
+                if wants_json(request):
                     return JsonResponse({"number": saved.number, "starting_double": saved.starting_double}, status=201)
                 return redirect("game", pk=sheet.game.pk)
     rows, errors = _round_rows(form, player_errors)
-    if request.method == "POST" and _answers_in_json(request):
+    if request.method == "POST" and wants_json(request):
         if surprises:  # sent again with "confirmed" set to this key, the same round is saved
             return JsonResponse({"errors": surprises, "confirm": surprise_key}, status=400)
         return JsonResponse({"errors": [error["message"] for error in errors]}, status=400)
@@ -319,14 +319,9 @@ def _saved_meanwhile(game, round_, starting_double) -> Round | None:
     return found
 
 
-def _answers_in_json(request) -> bool:
-    """The offline queue sends a round form asking for JSON: what was saved, or every problem."""
-    return request.headers.get("Accept", "").startswith("application/json")
-
-
 def _show_clash(request, game_pk, clash):
     """Theirs is kept; this phone's entry stays in the form beside it, ready to replace theirs."""
-    if _answers_in_json(request):
+    if wants_json(request):
         who = clash.corrected_by or clash.recorded_by
         phone = f"{who.short_name}'s phone" if who else "Another phone"
         message = f"{phone} saved round {clash.number} ({clash.starting_double}-{clash.starting_double}) first: this one was not saved."
@@ -498,7 +493,7 @@ def player(request, pk):
         "player": person,
         "form": form,
         "filters": filters,
-        "figures": stats.player_figures(Player.objects.all(), person.pk, **options),
+        "figures": stats.player_figures(person, **options),
         "by_double": stats.by_starting_double(person, **options),
         "head_to_head": stats.head_to_head(person, **options),
         "chart": charts.game_totals(person.name, stats.game_totals(person)),
@@ -943,6 +938,6 @@ def delete_account(request):
             logout(request)
             messages.success(request, "Your account is deleted.")
             response = redirect("home")
-            response["Clear-Site-Data"] = '"cache", "storage"'  # as logging out does (scorekeeper.offline)
+            response["Clear-Site-Data"] = offline.CLEAR_SITE_DATA  # as logging out does
             return response
     return render(request, "scorekeeper/delete_account.html", {"plan": plan, "error": error})

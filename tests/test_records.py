@@ -41,7 +41,7 @@ def assert_records_match_seats(user):
             assert list(stats.head_to_head(player, tile_set=tile_set)) == list(
                 stats.head_to_head_from_seats(player, tile_set=tile_set)
             ), (player, tile_set)
-            kept = stats.player_figures(Player.objects.all(), player.pk, tile_set=tile_set)
+            kept = stats.player_figures(player, tile_set=tile_set)
             (aggregated,) = stats.figures_from_seats(Player.objects.filter(pk=player.pk), tile_set=tile_set)
             assert (kept.best_total, kept.worst_total) == (aggregated.best_total, aggregated.worst_total)
     assert_ratings_match_a_replay(user)

@@ -109,6 +109,11 @@ def purge_expired() -> int:
 PAGE_FIELDS_IGNORED = {"csrfmiddlewaretoken", "version"}
 
 
+def wants_json(request) -> bool:
+    """The offline queue sends a page's form asking for JSON: what was saved, or every problem."""
+    return request.headers.get("Accept", "").startswith("application/json")
+
+
 def idempotent_page(view):
     """The same promise for a page's form POST that answers in JSON (the offline queue's): the
     first answer (status and JSON body) is kept and given again for the same key and fields."""
@@ -116,7 +121,7 @@ def idempotent_page(view):
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         key = request.headers.get(HEADER)
-        if key is None or request.method != "POST":
+        if key is None or request.method != "POST" or not wants_json(request):  # a page's own answer is not kept
             return view(request, *args, **kwargs)
         if not 1 <= len(key) <= 255:
             return JsonResponse({"errors": ["An Idempotency-Key has 1 to 255 characters."]}, status=400)

@@ -473,18 +473,16 @@ class Leaderboard(APIView):
 class PlayerStats(APIView):
     @extend_schema(parameters=STATS_PARAMETERS, responses={200: PlayerStatsSerializer, **_errors(400, 401, 404)})
     def get(self, request, pk):
+        player = get_object_or_404(Player.objects.for_user(request.user).only(*stats.PLAYER_FIELDS), pk=pk)
         query = StatsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         options = {
             "tile_set": query.validated_data.get("tile_set"),
             "since": stats.period_start(query.validated_data["period"]),
         }
-        try:
-            figures = stats.player_figures(Player.objects.for_user(request.user), pk, **options)
-        except Player.DoesNotExist:
-            raise Http404("No such player among yours.") from None
-        figures.by_starting_double = stats.by_starting_double(figures.player, **options)
-        figures.head_to_head = stats.head_to_head(figures.player, **options)
+        figures = stats.player_figures(player, **options)
+        figures.by_starting_double = stats.by_starting_double(player, **options)
+        figures.head_to_head = stats.head_to_head(player, **options)
         return Response(PlayerStatsSerializer(figures).data)
 
 

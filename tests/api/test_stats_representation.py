@@ -40,7 +40,7 @@ def test_a_leaderboard_row_written_by_hand_equals_the_declared_fields(seeded, si
 @pytest.mark.parametrize("since", [None, timezone.now() - timedelta(days=400)], ids=["all time", "a period"])
 def test_player_stats_written_by_hand_equal_the_declared_fields(seeded, since):
     for player in seeded:
-        figures = stats.player_figures(seeded, player.pk, since=since)
+        figures = stats.player_figures(player, since=since)
         figures.by_starting_double = stats.by_starting_double(player, since=since)
         figures.head_to_head = stats.head_to_head(player, since=since)
         by_hand = PlayerStatsSerializer(figures).data

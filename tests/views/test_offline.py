@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scorekeeper import offline, services
-from scorekeeper.models import Membership, Round
+from scorekeeper.models import IdempotencyKey, Membership, Round
 from scorekeeper.rules.rounds import EntryInput
 from tests.factories import UserFactory, make_game
 
@@ -155,3 +155,13 @@ def test_a_queued_round_for_a_finished_game_or_from_a_viewer_is_refused(table):
     client.force_login(game.created_by)
     response = queued(client, game, players, 6, [0, 9, 14], "key-f")
     assert response.status_code == 409 and "already over" in response.json()["errors"][0]
+
+
+def test_a_page_answer_is_never_kept_under_a_key_only_a_json_answer_is(table):
+    client, game, players = table
+    data = {"starting_double": 6, f"p{players[0]}_pips": 0, f"p{players[0]}_went_out": "on",
+            f"p{players[1]}_pips": 9, f"p{players[2]}_pips": 14}  # fmt: skip
+    page = client.post(f"/games/{game.pk}/rounds/new/", data, headers={"Idempotency-Key": "key-page"})
+    assert page.status_code == 302 and page["Location"] == f"/games/{game.pk}/"
+    assert not IdempotencyKey.objects.filter(key="key-page").exists()
+    assert Round.objects.filter(game=game).count() == 1
