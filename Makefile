@@ -12,7 +12,7 @@ PORT ?= 8000
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: install browser run test lint format clean
+.PHONY: install browser messages run test lint format clean
 
 install: $(VENV)/.installed
 
@@ -26,15 +26,24 @@ $(VENV)/.installed: requirements.txt pyproject.toml
 # Mail and other tasks run at once in `make run`; production runs the Procfile's worker.
 RUN_ENV := DEBUG=$${DEBUG:-1} TASK_BACKEND=$${TASK_BACKEND:-django.tasks.backends.immediate.ImmediateBackend}
 
-run: install
+run: install messages
 	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
 	$(RUN_ENV) $(BIN)/python manage.py createcachetable
 	$(RUN_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
+# The translations (locale/<lang>/LC_MESSAGES/django.po) compiled for Django; gettext's msgfmt
+# refuses a broken entry or a placeholder that differs from the English (--check).
+PO_FILES := $(wildcard locale/*/LC_MESSAGES/*.po)
+messages: $(PO_FILES:.po=.mo)
+
+%.mo: %.po
+	@command -v msgfmt >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq gettext; }
+	msgfmt --check --statistics -o $@ $<
+
 browser:
 	@test -x $(CHROMIUM) || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
 
-test: install browser
+test: install browser messages
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: install
@@ -49,3 +58,4 @@ format: install
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis
+	rm -f $(PO_FILES:.po=.mo)

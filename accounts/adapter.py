@@ -8,6 +8,7 @@ from allauth.core.internal import ratelimit
 from django import forms
 from django.contrib.sites.shortcuts import get_current_site
 from django.core.cache import cache
+from django.utils.translation import ngettext
 
 from .tasks import as_task_data, send_email
 
@@ -40,7 +41,11 @@ class AccountAdapter(DefaultAccountAdapter):
             request.login_retry_after = wait  # read by LoginRateLimitMiddleware for the app API
             minutes = max(1, math.ceil(wait / 60))
             raise forms.ValidationError(
-                f"Too many failed attempts for this account. Try again in {minutes} minute{'s' if minutes > 1 else ''}.",
+                ngettext(
+                    "Too many failed attempts for this account. Try again in {count} minute.",
+                    "Too many failed attempts for this account. Try again in {count} minutes.",
+                    minutes,
+                ).format(count=minutes),
                 code="too_many_login_attempts",
             ) from None
 

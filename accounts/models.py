@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser, BaseUserManager
 from django.db import models
 
@@ -28,6 +29,8 @@ class User(AbstractUser):
 
     username = None
     email = models.EmailField("email address", unique=True)
+    # The language picked in the menu, applied wherever the user signs in; empty: the browser's.
+    language = models.CharField(max_length=8, blank=True, default="", db_default="", choices=settings.LANGUAGES)
 
     USERNAME_FIELD = "email"
     REQUIRED_FIELDS = []

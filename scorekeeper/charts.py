@@ -11,8 +11,10 @@ import functools
 import re
 
 import pygal
+from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
 from pygal.style import Style
 
 STYLE = Style(
@@ -72,7 +74,7 @@ def _render(chart, label: str) -> SafeString:
 def stylesheet() -> str:
     """The CSS pygal would inline for our style, scoped to every chart instead of one id."""
     chart = pygal.Line(**OPTIONS)
-    for _ in STYLE.colors:  # pygal writes a colour rule per series: one for every seat
+    for _colour in STYLE.colors:  # pygal writes a colour rule per series: one for every seat
         chart.add("", [0])
     css = "".join(_STYLE.findall(chart.render(is_unicode=True)))
     css = css.replace("&gt;", ">").replace("&lt;", "<").replace("&amp;", "&")
@@ -111,8 +113,8 @@ def running_totals(sheet) -> SafeString | None:
     if not played:
         return None
     return _line(
-        "Running totals per player after each round",
-        (("title", "Running totals (by starting double)"), *legend_room(len(sheet.seats)).items()),
+        _("Running totals per player after each round"),
+        (("title", _("Running totals (by starting double)")), *legend_room(len(sheet.seats)).items()),
         tuple(f"{row.starting_double}-{row.starting_double}" for row in played),
         tuple(
             (seat.player.name, tuple(row.cells[index].total for row in played))
@@ -129,10 +131,10 @@ def game_totals(name: str, totals) -> SafeString | None:
     if not totals:
         return None
     return _line(
-        f"{name}'s total in each recent game",
-        (("title", f"{name}: game totals"), *DATED),
-        tuple(when.strftime("%d %b %y") for when, _, _ in totals),
-        ((name, tuple((total, "won" if won else "") for _, total, won in totals)),),
+        _("{name}'s total in each recent game").format(name=name),
+        (("title", _("{name}: game totals").format(name=name)), *DATED),
+        tuple(date_format(when, "j M y") for when, _total, _won in totals),
+        ((name, tuple((total, _("won") if won else "") for _when, total, won in totals)),),
     )
 
 
@@ -141,8 +143,8 @@ def ratings(name: str, steps) -> SafeString | None:
     if len(steps) < 2:
         return None
     return _line(
-        f"{name}'s rating after each recent game",
-        (("title", f"{name}: rating"), *DATED),
-        tuple(when.strftime("%d %b %y") for when, _ in steps),
-        ((name, tuple(round(ordinal, 1) for _, ordinal in steps)),),
+        _("{name}'s rating after each recent game").format(name=name),
+        (("title", _("{name}: rating").format(name=name)), *DATED),
+        tuple(date_format(when, "j M y") for when, _ordinal in steps),
+        ((name, tuple(round(ordinal, 1) for _when, ordinal in steps)),),
     )

@@ -10,6 +10,7 @@ import sys
 from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse, JsonResponse
 from django.template import loader
+from django.utils.translation import gettext as _
 from django.views.csrf import csrf_failure as django_csrf_failure
 from health_check.views import HealthCheckView
 
@@ -37,16 +38,16 @@ def _answer(request, status: int, detail: str, code: str, template: str) -> Http
 
 
 def bad_request(request, exception=None):
-    return _answer(request, 400, "The request could not be read.", "bad_request", "400.html")
+    return _answer(request, 400, _("The request could not be read."), "bad_request", "400.html")
 
 
 def permission_denied(request, exception=None):
-    return _answer(request, 403, "You are not allowed to do that.", "permission_denied", "403.html")
+    return _answer(request, 403, _("You are not allowed to do that."), "permission_denied", "403.html")
 
 
 def not_found(request, exception=None):
     if wants_json(request):
-        return _answer(request, 404, "Not found.", "not_found", "404.html")
+        return _answer(request, 404, _("Not found."), "not_found", "404.html")
     return HttpResponse(loader.render_to_string("404.html", request=request), status=404)
 
 
@@ -65,20 +66,20 @@ def server_error(request):
         response = _answer(
             request,
             503,
-            "The database is not answering right now. Nothing was saved: try again in a moment.",
+            _("The database is not answering right now. Nothing was saved: try again in a moment."),
             "service_unavailable",
             "503.html",
         )
         response["Retry-After"] = str(RETRY_AFTER_OUTAGE)
         return response
     return _answer(
-        request, 500, "Something went wrong on our side. Nothing was half-saved.", "server_error", "500.html"
+        request, 500, _("Something went wrong on our side. Nothing was half-saved."), "server_error", "500.html"
     )
 
 
 def csrf_failure(request, reason=""):
     if wants_json(request):
-        return _answer(request, 403, f"CSRF check failed: {reason}", "csrf_failed", "403.html")
+        return _answer(request, 403, _("CSRF check failed: {reason}").format(reason=reason), "csrf_failed", "403.html")
     return django_csrf_failure(request, reason)
 
 
@@ -97,15 +98,15 @@ def json_depth(body: bytes) -> int:
 def json_problem(body: bytes, *, object_required: bool) -> str | None:
     """Why a request body is not JSON that a view can safely read, or None when it is."""
     if json_depth(body) > MAX_JSON_DEPTH:
-        return f"The JSON body nests deeper than {MAX_JSON_DEPTH} levels."
+        return _("The JSON body nests deeper than {depth} levels.").format(depth=MAX_JSON_DEPTH)
     try:
         data = json.loads(body.decode("utf-8"))
     except UnicodeDecodeError:
-        return "The body is not UTF-8 text."
+        return _("The body is not UTF-8 text.")
     except ValueError as error:  # malformed, or a number too long to read
-        return f"The body is not valid JSON: {str(error)[:120]}"
+        return _("The body is not valid JSON: {error}").format(error=str(error)[:120])
     if object_required and not isinstance(data, dict):
-        return "The body must be a JSON object."
+        return _("The body must be a JSON object.")
     return None
 
 

@@ -5,6 +5,9 @@ import re
 from django import forms
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from .converters import parse_id
 from .models import TILE_SET_CHOICES, Player
@@ -17,10 +20,15 @@ NUMERIC = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
 
 # Presets drawn from the rule texts the product grew from; every option stays editable.
 PRESETS = {
-    "standard": (f"Standard double-{DEFAULT_SET}, both penalties {DEFAULT_PENALTY}", GameRules()),
-    "double-9-quarter": ("Double-9, the 0-0 costs 25", GameRules(tile_set=9, double_blank_penalty=25)),
-    "extended": ("Extended: down to 0-0 and back up", GameRules(extended=True)),
-    "target": ("Play to 500 points", GameRules(target_score=500)),
+    "standard": (
+        format_lazy(
+            gettext_lazy("Standard double-{n}, both penalties {points}"), n=DEFAULT_SET, points=DEFAULT_PENALTY
+        ),
+        GameRules(),
+    ),
+    "double-9-quarter": (gettext_lazy("Double-9, the 0-0 costs 25"), GameRules(tile_set=9, double_blank_penalty=25)),
+    "extended": (gettext_lazy("Extended: down to 0-0 and back up"), GameRules(extended=True)),
+    "target": (gettext_lazy("Play to 500 points"), GameRules(target_score=500)),
 }
 
 
@@ -28,6 +36,7 @@ class PlayerForm(forms.ModelForm):
     class Meta:
         model = Player
         fields = ["name"]
+        labels = {"name": gettext_lazy("Name")}
 
     def __init__(self, *args, scorebook, **kwargs):
         super().__init__(*args, **kwargs)
@@ -40,7 +49,9 @@ class PlayerForm(forms.ModelForm):
         if self.instance.pk:
             taken = taken.exclude(pk=self.instance.pk)
         if taken.exists():
-            raise forms.ValidationError(f'{self.scorebook.name} already has a player named "{name}".')
+            raise forms.ValidationError(
+                _('{book} already has a player named "{name}".').format(book=self.scorebook.name, name=name)
+            )
         return name
 
     def save(self, commit=True):
@@ -61,34 +72,43 @@ class PlayerChoiceField(forms.ModelMultipleChoiceField):
 
 
 class NewGameForm(forms.Form):
-    name = forms.CharField(max_length=80, required=False, help_text="Empty: the day's name and date.")
-    players = PlayerChoiceField(queryset=Player.objects.none(), widget=forms.CheckboxSelectMultiple)
+    name = forms.CharField(
+        max_length=80,
+        required=False,
+        label=gettext_lazy("Name"),
+        help_text=gettext_lazy("Empty: the day's name and date."),
+    )
+    players = PlayerChoiceField(
+        queryset=Player.objects.none(), widget=forms.CheckboxSelectMultiple, label=gettext_lazy("Players")
+    )
     # The order players were tapped in, filled by the page's script: that is the seat order.
     seat_order = forms.CharField(required=False, widget=forms.HiddenInput)
     preset = forms.ChoiceField(
-        choices=[(key, label) for key, (label, _) in PRESETS.items()],
+        choices=[(key, label) for key, (label, _rules) in PRESETS.items()],
         initial="standard",
         widget=forms.RadioSelect,
         required=False,
     )
-    tile_set = forms.TypedChoiceField(choices=TILE_SET_CHOICES, coerce=int, initial=DEFAULT_SET, label="Set")
+    tile_set = forms.TypedChoiceField(
+        choices=TILE_SET_CHOICES, coerce=int, initial=DEFAULT_SET, label=gettext_lazy("Set")
+    )
     double_blank_penalty = forms.IntegerField(
         min_value=0,
         max_value=MAX_PENALTY,
         initial=DEFAULT_PENALTY,
-        label="Holding the 0-0 costs",
+        label=gettext_lazy("Holding the 0-0 costs"),
         widget=forms.NumberInput(NUMERIC),
     )
     end_on_double_penalty = forms.IntegerField(
         min_value=0,
         max_value=MAX_PENALTY,
         initial=DEFAULT_PENALTY,
-        label="Going out on a double costs",
+        label=gettext_lazy("Going out on a double costs"),
         widget=forms.NumberInput(NUMERIC),
     )
-    extended = forms.BooleanField(required=False, label="Extended: after 0-0, back up to the top double")
+    extended = forms.BooleanField(required=False, label=gettext_lazy("Extended: after 0-0, back up to the top double"))
     target_score = forms.IntegerField(
-        min_value=1, max_value=MAX_TARGET_SCORE, required=False, label="Play to a target score (empty: one pass)",
+        min_value=1, max_value=MAX_TARGET_SCORE, required=False, label=gettext_lazy("Play to a target score (empty: one pass)"),
         widget=forms.NumberInput(NUMERIC),
     )  # fmt: skip
 
@@ -102,7 +122,7 @@ class NewGameForm(forms.Form):
         items = [item for item in self.cleaned_data["seat_order"].split(",") if item.strip()]
         ids = [parse_id(item) for item in items]
         if None in ids:
-            raise forms.ValidationError("The seat order is not a list of players: tap the players again.")
+            raise forms.ValidationError(_("The seat order is not a list of players: tap the players again."))
         return ids
 
     def seated_player_ids(self) -> list[int]:
@@ -117,16 +137,16 @@ class NewGameForm(forms.Form):
 
 # A round's switches per player: field, label, the chip's short text.
 TOGGLES = (
-    ("went_out", "went out", "out"),
-    ("double_blank", "holds 0-0", "0-0"),
-    ("ended_on_double", "went out on a double", "dbl"),
+    ("went_out", gettext_lazy("went out"), gettext_lazy("out")),
+    ("double_blank", gettext_lazy("holds 0-0"), "0-0"),
+    ("ended_on_double", gettext_lazy("went out on a double"), gettext_lazy("dbl")),
 )
 
 
 class RoundForm(forms.Form):
     """One screen for a whole round: a row of fields per seated player."""
 
-    starting_double = forms.TypedChoiceField(coerce=int, label="Starting double")
+    starting_double = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Starting double"))
     # The game's version the page was drawn from; a queued round (sent later) comes without one.
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
@@ -137,19 +157,19 @@ class RoundForm(forms.Form):
         for seat in seats:
             prefix = f"p{seat.player_id}"
             self.fields[f"{prefix}_pips"] = forms.IntegerField(
-                required=False, min_value=0, max_value=100_000, label=f"{seat.player.name}: pips left",
-                widget=forms.NumberInput({**NUMERIC, "class": "pips", "placeholder": "pips", "enterkeyhint": "next"}),
+                required=False, min_value=0, max_value=100_000, label=_("{name}: pips left").format(name=seat.player.name),
+                widget=forms.NumberInput({**NUMERIC, "class": "pips", "placeholder": _("pips"), "enterkeyhint": "next"}),
             )  # fmt: skip
             self.fields[f"{prefix}_tiles"] = forms.CharField(
-                required=False, max_length=2000, label="tiles in hand (optional)",
-                widget=forms.TextInput({"class": "tile-list", "placeholder": "e.g. 12-3 5-5 0-4", "autocomplete": "off",
+                required=False, max_length=2000, label=_("tiles in hand (optional)"),
+                widget=forms.TextInput({"class": "tile-list", "placeholder": _("e.g. 12-3 5-5 0-4"), "autocomplete": "off",
                                         "autocapitalize": "off", "spellcheck": "false"}),
             )  # fmt: skip
             self.fields[f"{prefix}_tiles_left"] = forms.IntegerField(
-                required=False, min_value=0, max_value=1000, label="tiles left (optional)",
-                widget=forms.NumberInput({**NUMERIC, "class": "tiles", "placeholder": "tiles"}),
+                required=False, min_value=0, max_value=1000, label=_("tiles left (optional)"),
+                widget=forms.NumberInput({**NUMERIC, "class": "tiles", "placeholder": _("tiles")}),
             )  # fmt: skip
-            for toggle, label, _ in TOGGLES:
+            for toggle, label, _short in TOGGLES:
                 self.fields[f"{prefix}_{toggle}"] = forms.BooleanField(
                     required=False, label=label, widget=forms.CheckboxInput({"class": toggle})
                 )
@@ -163,7 +183,7 @@ class RoundForm(forms.Form):
                 "pips": self[f"{prefix}_pips"],
                 "tiles_left": self[f"{prefix}_tiles_left"],
                 "tiles": self[f"{prefix}_tiles"],
-                "toggles": [(self[f"{prefix}_{name}"], short) for name, _, short in TOGGLES],
+                "toggles": [(self[f"{prefix}_{name}"], short) for name, _label, short in TOGGLES],
             }
 
     def entries(self) -> list[EntryInput]:
@@ -212,12 +232,15 @@ def split_tiles(text: str) -> list[str] | None:
 
 
 class ScorebookForm(forms.Form):
-    name = forms.CharField(max_length=80, label="Name")
+    name = forms.CharField(max_length=80, label=gettext_lazy("Name"))
 
 
 class InviteForm(forms.Form):
     role = forms.ChoiceField(
-        choices=[("scorer", "Scorer: players, games and rounds"), ("viewer", "Viewer: reads only")],
+        choices=[
+            ("scorer", gettext_lazy("Scorer: players, games and rounds")),
+            ("viewer", gettext_lazy("Viewer: reads only")),
+        ],
         initial="scorer",
         widget=forms.RadioSelect,
     )
@@ -231,9 +254,13 @@ class StatsFilterForm(forms.Form):
     """Filters of the leaderboard and player pages; anything unknown falls back to all games."""
 
     tile_set = forms.TypedChoiceField(
-        choices=[("", "All sets"), *TILE_SET_CHOICES], coerce=int, empty_value=None, required=False, label="Set"
+        choices=[("", gettext_lazy("All sets")), *TILE_SET_CHOICES],
+        coerce=int,
+        empty_value=None,
+        required=False,
+        label=gettext_lazy("Set"),
     )
-    period = forms.ChoiceField(choices=list(PERIODS.items()), required=False, label="Period")
+    period = forms.ChoiceField(choices=list(PERIODS.items()), required=False, label=gettext_lazy("Period"))
     sort = forms.ChoiceField(
         choices=[(f"{sign}{key}", key) for key in [*SORTS, "rating"] for sign in ("", "-")],
         required=False,

@@ -14,6 +14,8 @@ from django.conf import settings
 from django.db import IntegrityError, models, transaction
 from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from .rules.game import DEFAULT_PENALTY, RULE_FIELDS, GameRules
@@ -22,7 +24,7 @@ from .rules.rounds import Seat as SeatRule
 from .rules.scoring import EndReason
 from .rules.tiles import DEFAULT_SET, SUPPORTED_SETS
 
-TILE_SET_CHOICES = [(n, f"Double-{n}") for n in SUPPORTED_SETS]
+TILE_SET_CHOICES = [(n, format_lazy(_("Double-{n}"), n=n)) for n in SUPPORTED_SETS]
 
 
 def name_key(name: str) -> str:
@@ -34,9 +36,9 @@ def name_key(name: str) -> str:
 
 
 class Role(models.TextChoices):
-    OWNER = "owner", "Owner"
-    SCORER = "scorer", "Scorer"
-    VIEWER = "viewer", "Viewer"
+    OWNER = "owner", _("Owner")
+    SCORER = "scorer", _("Scorer")
+    VIEWER = "viewer", _("Viewer")
 
 
 # What each role may do: owners everything, scorers players/games/rounds, viewers read.
@@ -201,7 +203,7 @@ class Player(models.Model):
             models.UniqueConstraint(
                 fields=["scorebook", "name_key"],
                 name="player_name_unique_per_scorebook",
-                violation_error_message="This scorebook already has a player with this name.",
+                violation_error_message=_("This scorebook already has a player with this name."),
             ),
             models.UniqueConstraint(
                 fields=["scorebook", "user"], condition=Q(user__isnull=False), name="player_one_per_user_per_scorebook"
@@ -249,8 +251,8 @@ class GameQuerySet(models.QuerySet):
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        IN_PROGRESS = "in_progress", "In progress"
-        FINISHED = "finished", "Finished"
+        IN_PROGRESS = "in_progress", _("In progress")
+        FINISHED = "finished", _("Finished")
 
     scorebook = models.ForeignKey(Scorebook, on_delete=models.CASCADE, related_name="games")
     created_by = models.ForeignKey(
@@ -273,7 +275,7 @@ class Game(models.Model):
     ended_because = models.CharField(
         max_length=10,
         blank=True,
-        choices=[(EndReason.SEQUENCE, "Every double was played"), (EndReason.TARGET, "The target was reached")],
+        choices=[(EndReason.SEQUENCE, _("Every double was played")), (EndReason.TARGET, _("The target was reached"))],
     )
     next_double = models.PositiveSmallIntegerField(null=True, blank=True)
     # The round last undone, as entered, until another round is recorded: it can be brought back.

@@ -15,9 +15,10 @@ from django.shortcuts import render
 from django.template.loader import get_template, render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.translation import get_language, gettext, gettext_lazy
 from django.views.decorators.cache import cache_control
 
-NAME, SHORT_NAME, THEME = "Chicken Foot Scorekeeper", "Chicken Foot", "#14532d"
+NAME, SHORT_NAME, THEME = gettext_lazy("Chicken Foot Scorekeeper"), gettext_lazy("Chicken Foot"), "#14532d"
 # Kept when the worker installs: what every page needs to draw itself without a connection.
 STATIC_FILES = [
     "scorekeeper/site.css",
@@ -36,9 +37,10 @@ def manifest(request):
     icon = static("scorekeeper/icon.svg")
     return JsonResponse(
         {
-            "name": NAME,
-            "short_name": SHORT_NAME,
-            "description": "Scores, totals and winners for Chicken Foot dominoes, at the table.",
+            "name": str(NAME),
+            "short_name": str(SHORT_NAME),
+            "description": gettext("Scores, totals and winners for Chicken Foot dominoes, at the table."),
+            "lang": get_language(),
             "start_url": reverse("home"),
             "scope": "/",
             "display": "standalone",

@@ -6,6 +6,7 @@ from django.db import transaction
 from django.db.models import F
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from .models import Invite, Membership, Role, Scorebook
 from .services import Conflict, Forbidden, InvalidInput
@@ -13,7 +14,7 @@ from .services import Conflict, Forbidden, InvalidInput
 
 def require_owner(role: str | None, what: str) -> None:
     if role != Role.OWNER:
-        raise Forbidden(f"Only an owner of this scorebook can {what}.")
+        raise Forbidden(_("Only an owner of this scorebook can {action}.").format(action=what))
 
 
 def current(user) -> Scorebook:
@@ -36,7 +37,7 @@ def switch(user, book: Scorebook) -> None:
 def _name(name: str) -> str:
     name = (name or "").strip()
     if not name:
-        raise InvalidInput({"name": ["Give the scorebook a name."]})
+        raise InvalidInput({"name": [_("Give the scorebook a name.")]})
     return name
 
 
@@ -50,7 +51,7 @@ def create(*, by, name: str) -> Scorebook:
 
 
 def rename(*, book: Scorebook, role: str | None, name: str) -> Scorebook:
-    require_owner(role, "rename it")
+    require_owner(role, _("rename it"))
     book.name = _name(name)
     book.save(update_fields=["name"])
     return book
@@ -58,18 +59,18 @@ def rename(*, book: Scorebook, role: str | None, name: str) -> Scorebook:
 
 @transaction.atomic
 def delete(*, book: Scorebook, role: str | None) -> None:
-    require_owner(role, "delete it")
+    require_owner(role, _("delete it"))
     if book.personal:
-        raise Conflict("Your personal scorebook cannot be deleted.", "personal_scorebook")
+        raise Conflict(_("Your personal scorebook cannot be deleted."), "personal_scorebook")
     if book.games.alive().exists():
-        raise Conflict(f"{book.name} still has games: delete them first.", "scorebook_has_games")
+        raise Conflict(_("{name} still has games: delete them first.").format(name=book.name), "scorebook_has_games")
     book.delete()
 
 
 def invite(*, book: Scorebook, role: str | None, by, invite_role: str) -> Invite:
-    require_owner(role, "invite members")
+    require_owner(role, _("invite members"))
     if invite_role not in (Role.SCORER, Role.VIEWER):
-        raise InvalidInput({"role": ['Choose "scorer" or "viewer".']})
+        raise InvalidInput({"role": [_('Choose "scorer" or "viewer".')]})
     return Invite.objects.create(scorebook=book, role=invite_role, created_by=by)
 
 
@@ -79,7 +80,7 @@ def accept(*, code: str, user) -> Scorebook:
     again, or someone already a member: nothing changes (and the code stays unused)."""
     invite = Invite.objects.select_for_update().usable_by(user).filter(code=code).select_related("scorebook").first()
     if invite is None:
-        raise Http404("This invite does not exist, has expired or was used by someone else.")
+        raise Http404(_("This invite does not exist, has expired or was used by someone else."))
     book = invite.scorebook
     if not Membership.objects.filter(scorebook=book, user=user).exists():
         Scorebook.personal_for(user)
@@ -93,29 +94,29 @@ def accept(*, code: str, user) -> Scorebook:
 def remove_member(*, book: Scorebook, role: str | None, by, user_id: int) -> None:
     """An owner removes a member, or a member leaves (user_id is their own); the last owner stays."""
     if user_id != by.pk:
-        require_owner(role, "remove members")
+        require_owner(role, _("remove members"))
     members = list(Membership.objects.select_for_update().filter(scorebook=book))  # one change at a time
     target = next((m for m in members if m.user_id == user_id), None)
     if target is None:
-        raise Http404("No such member in this scorebook.")
+        raise Http404(_("No such member in this scorebook."))
     owners = [m for m in members if m.role == Role.OWNER]
     if target.role == Role.OWNER and len(owners) == 1:
-        raise Conflict("The last owner cannot leave: make someone else an owner first.", "last_owner")
+        raise Conflict(_("The last owner cannot leave: make someone else an owner first."), "last_owner")
     target.delete()
     Scorebook.objects.filter(pk=book.pk, personal_of_id=user_id).update(personal_of=None)
 
 
 def set_role(*, book: Scorebook, role: str | None, user_id: int, new_role: str) -> Membership:
-    require_owner(role, "change roles")
+    require_owner(role, _("change roles"))
     if new_role not in Role.values:
-        raise InvalidInput({"role": ['Choose "owner", "scorer" or "viewer".']})
+        raise InvalidInput({"role": [_('Choose "owner", "scorer" or "viewer".')]})
     with transaction.atomic():
         members = list(Membership.objects.select_for_update().filter(scorebook=book))
         target = next((m for m in members if m.user_id == user_id), None)
         if target is None:
-            raise Http404("No such member in this scorebook.")
+            raise Http404(_("No such member in this scorebook."))
         if target.role == Role.OWNER and new_role != Role.OWNER and sum(m.role == Role.OWNER for m in members) == 1:
-            raise Conflict("The last owner cannot step down: make someone else an owner first.", "last_owner")
+            raise Conflict(_("The last owner cannot step down: make someone else an owner first."), "last_owner")
         target.role = new_role
         target.save(update_fields=["role"])
     return target

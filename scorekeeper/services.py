@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F, OuterRef, RestrictedError, Subquery
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from . import ratings
 from .models import (
@@ -74,7 +75,7 @@ class Forbidden(ScoreKeepingError, PermissionDenied):
 def require_scorer(role: str | None) -> None:
     """Players, games and rounds are written by owners and scorers; viewers only read."""
     if role not in SCORING_ROLES:
-        raise Forbidden("Viewers can read this scorebook but not change it: ask an owner to make you a scorer.")
+        raise Forbidden(_("Viewers can read this scorebook but not change it: ask an owner to make you a scorer."))
 
 
 def create_game(
@@ -90,7 +91,9 @@ def create_game(
     found = {player.pk: player for player in Player.objects.filter(scorebook=scorebook, pk__in=player_ids)}
     missing = [str(pk) for pk in player_ids if pk not in found]
     if missing:
-        errors.setdefault("players", []).append(f"No player of this scorebook has id {', '.join(missing)}.")
+        errors.setdefault("players", []).append(
+            _("No player of this scorebook has id {ids}.").format(ids=", ".join(missing))
+        )
     if errors:
         raise InvalidInput(errors)
     state = derive(rules, [(pk, found[pk].name) for pk in player_ids], [])
@@ -170,7 +173,13 @@ def import_game(
     ]  # fmt: skip
     state = _save_state(game, seats, played, finished_at=finished_at or played_at)
     if state.ended_after is not None and state.ended_after < len(created):
-        raise InvalidInput({"rounds": [f"The game ended after round {state.ended_after}; no round can follow it."]})
+        raise InvalidInput(
+            {
+                "rounds": [
+                    _("The game ended after round {number}; no round can follow it.").format(number=state.ended_after)
+                ]
+            }
+        )
     if played_at is not None:
         Game.objects.filter(pk=game.pk).update(created_at=played_at)
     game.refresh_from_db()
@@ -191,7 +200,7 @@ def preview_round(
     """Check a new round (or a correction of `round`) as recording it would, without saving:
     raises InvalidInput or Conflict as record_round does."""
     if game.is_finished and round is None:
-        raise Conflict("The game is finished: no more rounds can be recorded.", "game_finished")
+        raise Conflict(_("The game is finished: no more rounds can be recorded."), "game_finished")
     seats = list(game.seats.select_related("player").order_by("position"))
     scored = _score(game, seats, starting_double, entries)
     rules, names = game.rules, {seat.player_id: seat.player.name for seat in seats}
@@ -227,7 +236,7 @@ def record_round(
 def _record(game: Game, starting_double: int, entries: Sequence[EntryInput], by, action: str) -> Round:
     """Add the next round to a locked game; no undone round can come back after it."""
     if game.is_finished:
-        raise Conflict("The game is finished: no more rounds can be recorded.", "game_finished")
+        raise Conflict(_("The game is finished: no more rounds can be recorded."), "game_finished")
     seats = list(game.seats.select_related("player"))
     scored = _score(game, seats, starting_double, entries)
     last = game.rounds.order_by("-number").first()
@@ -250,7 +259,7 @@ def _record(game: Game, starting_double: int, entries: Sequence[EntryInput], by,
             _save_with_history(round_, by, action)
             round_.saved_entries = _save_entries(round_, seats, scored)
     except IntegrityError:
-        raise Conflict("That round was just recorded by someone else: reload the game.", "round_exists") from None
+        raise Conflict(_("That round was just recorded by someone else: reload the game."), "round_exists") from None
     if game.undone_round is not None:
         game.undone_round = None
         Game.objects.filter(pk=game.pk).update(undone_round=None)
@@ -273,8 +282,9 @@ def correct_round(
     round_ = game.rounds.select_related("recorded_by").get(pk=round.pk)
     if starting_double is not None and starting_double != round_.starting_double:
         raise Conflict(
-            f"Round {round_.number} started with {round_.starting_double}-{round_.starting_double}; "
-            "a recorded round's starting double cannot change (undo it and record it again).",
+            _(
+                "Round {number} started with {double}; a recorded round's starting double cannot change (undo it and record it again)."
+            ).format(number=round_.number, double=f"{round_.starting_double}-{round_.starting_double}"),
             "starting_double_fixed",
         )
     seats = list(game.seats.select_related("player"))
@@ -290,8 +300,9 @@ def correct_round(
     state = _refresh(game, seats, played_before)
     if state.ended_after is not None and state.ended_after < game.rounds.count():
         raise Conflict(  # the transaction rolls the correction back
-            f"With this correction the game ends after round {state.ended_after}, but later rounds are "
-            "recorded: undo them first.",
+            _(
+                "With this correction the game ends after round {number}, but later rounds are recorded: undo them first."
+            ).format(number=state.ended_after),
             "correction_ends_game_early",
         )
     round_.game = game
@@ -304,9 +315,11 @@ def undo_last_round(*, game: Game, number: int | None = None, expected_version: 
     game = _lock(game, expected_version)
     last = game.rounds.order_by("-number").first()
     if last is None:
-        raise Conflict("There is no round to undo.", "no_rounds")
+        raise Conflict(_("There is no round to undo."), "no_rounds")
     if number is not None and number != last.number:
-        raise Conflict(f"Only the last round (round {last.number}) can be deleted.", "not_last_round")
+        raise Conflict(
+            _("Only the last round (round {number}) can be deleted.").format(number=last.number), "not_last_round"
+        )
     game.undone_round = {
         "number": last.number,
         "starting_double": last.starting_double,
@@ -332,7 +345,9 @@ def restore_round(*, game: Game, expected_version: int | None = None, by=None) -
     game = _lock(game, expected_version)
     undone = game.undone_round
     if undone is None:
-        raise Conflict("There is no undone round to bring back (or a round was recorded since).", "nothing_to_restore")
+        raise Conflict(
+            _("There is no undone round to bring back (or a round was recorded since)."), "nothing_to_restore"
+        )
     entries = [
         EntryInput(**(item | {"tiles": tuple(item["tiles"]) if item["tiles"] else None})) for item in undone["entries"]
     ]
@@ -365,7 +380,7 @@ def restore_game(*, game: Game, by=None) -> Game:
     """Out of the trash, as it was (its figures count again)."""
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.deleted_at is None:
-        raise Conflict("This game is not in the trash.", "not_in_trash")
+        raise Conflict(_("This game is not in the trash."), "not_in_trash")
     game.deleted_at, game.deleted_by = None, None
     _save_with_history(game, by, "game_restored", update_fields=["deleted_at", "deleted_by"])
     if game.is_finished:
@@ -401,10 +416,11 @@ def link_player(*, player: Player, user, role: str | None, me: bool) -> Player:
     theirs = locked.user_id not in (None, user.pk)
     if me:
         if theirs:
-            raise Conflict(f"{locked.name} is already linked to another account.", "player_linked")
+            raise Conflict(_("{name} is already linked to another account.").format(name=locked.name), "player_linked")
         if Player.objects.filter(scorebook_id=locked.scorebook_id, user=user).exclude(pk=locked.pk).exists():
             raise Conflict(
-                "You are already linked to another player in this scorebook: unlink that one first.", "already_linked"
+                _("You are already linked to another player in this scorebook: unlink that one first."),
+                "already_linked",
             )
         locked.user = user
     else:
@@ -420,18 +436,21 @@ def delete_player(*, player: Player) -> None:
     """Refused while the player has a seat in any game, so no game loses a seat."""
     seats = player.seats.all()
     if seats.filter(game__deleted_at__isnull=True).exists():
-        raise Conflict(f"{player.name} has games: delete those games first.", "player_has_games")
+        raise Conflict(_("{name} has games: delete those games first.").format(name=player.name), "player_has_games")
     if seats.exists():
         raise Conflict(
-            f"{player.name} still has games in the trash: they can be restored for {TRASH_DAYS} days, "
-            "so the player stays until they are purged.",
+            _(
+                "{name} still has games in the trash: they can be restored for {days} days, so the player stays until they are purged."
+            ).format(name=player.name, days=TRASH_DAYS),
             "player_has_games",
         )
     try:
         with transaction.atomic():
             player.delete()
     except RestrictedError:  # seated by a game created since the check
-        raise Conflict(f"{player.name} has games: delete those games first.", "player_has_games") from None
+        raise Conflict(
+            _("{name} has games: delete those games first.").format(name=player.name), "player_has_games"
+        ) from None
 
 
 def _save_with_history(obj, by, action: str, **kwargs) -> None:
@@ -455,7 +474,7 @@ def _lock(game: Game, expected_version: int | None) -> Game:
     """Re-read the game with a row lock, so writes to one game happen one after another."""
     locked = Game.objects.select_for_update().get(pk=game.pk)
     if expected_version is not None and expected_version != locked.version:
-        raise Conflict("Someone else changed this game since you loaded it. Reload to see their change.", "stale")
+        raise Conflict(_("Someone else changed this game since you loaded it. Reload to see their change."), "stale")
     return locked
 
 
@@ -589,7 +608,7 @@ def _round_results(played) -> list[RoundResult]:
     """Entries given in round order as (position, player, score, went_out, double_blank,
     ended_on_double), gathered into one RoundResult per round."""
     rounds: dict[int, dict] = {}
-    for position, player, score, went_out, double_blank, ended_on_double, *_ in played:
+    for position, player, score, went_out, double_blank, ended_on_double, *_rest in played:
         line = rounds.setdefault(position, {"scores": {}, "went_out": set(), "double_blank": set(), "ended": set()})
         line["scores"][player] = score
         for flag, key in ((went_out, "went_out"), (double_blank, "double_blank"), (ended_on_double, "ended")):

@@ -71,9 +71,12 @@ MIDDLEWARE = [
     "scorekeeper.errors.JsonBodyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the browser's Accept-Language or the menu's cookie; then a signed-in user's choice.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -96,6 +99,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.csp",
+                "django.template.context_processors.i18n",
+                "scorekeeper.i18n.script_strings",
             ],
         },
     },
@@ -205,7 +210,13 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-LANGUAGE_CODE = "en-us"
+# English by default; Spanish when the browser asks for it or the user picks it in the menu.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("es", "Español")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_NAME = "language"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
@@ -236,7 +247,7 @@ SECURE_REFERRER_POLICY = "same-origin"
 # Behind a TLS-terminating proxy in production: HTTPS=1 turns on secure cookies and HSTS.
 if env_bool("HTTPS"):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = LANGUAGE_COOKIE_SECURE = True
     # __Host- cookies are only accepted over HTTPS, for this exact host and path /.
     SESSION_COOKIE_NAME, CSRF_COOKIE_NAME = "__Host-sessionid", "__Host-csrftoken"
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)

@@ -5,6 +5,8 @@ doubles the table may skip to) comes from the rules module's one derived state."
 
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+
 from .models import Game, Round, Seat
 from .rules.deal import DealHint, suggested_deal
 from .rules.scoring import GameState, RoundResult, SeatState, derive
@@ -99,7 +101,7 @@ def build_sheet(game: Game, seats: list[Seat], rounds: list[Round]) -> Sheet:
 def _penalty_note(entry, rules) -> str:
     notes = []
     if entry.double_blank and rules.double_blank_penalty:
-        notes.append(f"caught with the 0-0: +{rules.double_blank_penalty}")
+        notes.append(_("caught with the 0-0: +{points}").format(points=rules.double_blank_penalty))
     if entry.ended_on_double and rules.end_on_double_penalty:
-        notes.append(f"went out on a double: +{rules.end_on_double_penalty}")
+        notes.append(_("went out on a double: +{points}").format(points=rules.end_on_double_penalty))
     return "; ".join(notes)

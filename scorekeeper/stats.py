@@ -8,10 +8,11 @@ from operator import attrgetter
 from django.db.models import Avg, Count, F, Max, Min, Q, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from .models import DoubleRecord, Entry, Game, OpponentRecord, Player, PlayerRecord, RatingStep, Seat
 
-PERIODS = {"month": "This month", "year": "This year", "all": "All time"}
+PERIODS = {"month": gettext_lazy("This month"), "year": gettext_lazy("This year"), "all": gettext_lazy("All time")}
 SORTS = [
     "name",
     "games",

@@ -13,6 +13,7 @@ from datetime import datetime
 from django.db import transaction
 from django.db.models import Prefetch
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 
 from . import ratings, services
 from .models import Entry, Game, Player, Round, Scorebook, Seat, name_key
@@ -103,18 +104,32 @@ def _when(value, where: str, field: str) -> datetime | None:
         return None
     parsed = parse_datetime(value) if isinstance(value, str) else None
     if parsed is None:
-        raise _problem(where, f'"{field}" is not a date and time (ISO 8601).')
+        raise _problem(where, _('"{field}" is not a date and time (ISO 8601).').format(field=field))
     return parsed
 
 
 def _check_shape(data) -> list:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise BadFile({"file": [f'Not a Chicken Foot Scorekeeper export (its "format" must be "{FORMAT}").']})
+        raise BadFile(
+            {
+                "file": [
+                    _('Not a Chicken Foot Scorekeeper export (its "format" must be "{format}").').format(format=FORMAT)
+                ]
+            }
+        )
     if data.get("version") != VERSION:
-        raise BadFile({"file": [f"This app reads version {VERSION} exports, not {data.get('version')!r}."]})
+        raise BadFile(
+            {
+                "file": [
+                    _("This app reads version {version} exports, not {got}.").format(
+                        version=VERSION, got=repr(data.get("version"))
+                    )
+                ]
+            }
+        )
     games = data.get("games")
     if not isinstance(games, list) or len(games) > MAX_GAMES:
-        raise BadFile({"file": [f'"games" must be a list of at most {MAX_GAMES} games.']})
+        raise BadFile({"file": [_('"games" must be a list of at most {count} games.').format(count=MAX_GAMES)]})
     return games
 
 
@@ -128,39 +143,48 @@ def import_games(*, data, scorebook: Scorebook, by, progress=None) -> Imported:
     players = {player.name_key: player for player in Player.objects.filter(scorebook=scorebook)}
     held = set(Game.objects.filter(scorebook=scorebook).values_list("uid", flat=True))
     for index, game in enumerate(games, start=1):
-        where = f"Game {index}{' (' + game['name'] + ')' if isinstance(game, dict) and game.get('name') else ''}"
+        named = isinstance(game, dict) and isinstance(game.get("name"), str) and game.get("name")
+        where = (_("Game {number} ({name})") if named else _("Game {number}")).format(number=index, name=named)
         if not isinstance(game, dict):
-            raise _problem(where, "must be an object.")
+            raise _problem(where, _("must be an object."))
         try:
             uid = uuid.UUID(str(game.get("uid"))) if game.get("uid") is not None else None
         except ValueError:
-            raise _problem(where, '"uid" is not a UUID.') from None
+            raise _problem(where, _('"uid" is not a UUID.')) from None
         if uid is not None and uid in held:
             result.skipped += 1
             continue
         names = game.get("players")
         if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
-            raise _problem(where, '"players" must list the players\' names in seat order.')
+            raise _problem(where, _('"players" must list the players\' names in seat order.'))
         ids = []
         for name in names:
             key = name_key(name)
             if key not in players:
                 if len(name.strip()) > 40:
-                    raise _problem(where, f'the player name "{name[:40]}…" is longer than 40 characters.')
+                    raise _problem(
+                        where, _('the player name "{name}…" is longer than 40 characters.').format(name=name[:40])
+                    )
                 players[key] = Player.objects.create(scorebook=scorebook, name=name.strip())
                 result.players_created += 1
             ids.append(players[key].pk)
         by_name = dict(zip([name_key(n) for n in names], ids, strict=True))
         if not isinstance(game.get("rounds", []), list):
-            raise _problem(where, '"rounds" must be a list.')
+            raise _problem(where, _('"rounds" must be a list.'))
         rounds = []
         for number, round_ in enumerate(game.get("rounds") or [], start=1):
             if not isinstance(round_, dict) or not isinstance(round_.get("entries"), list):
-                raise _problem(f"{where}, round {number}", "must have a starting double and a list of entries.")
+                raise _problem(
+                    _("{game}, round {number}").format(game=where, number=number),
+                    _("must have a starting double and a list of entries."),
+                )
             entries = []
             for entry in round_["entries"]:
                 if not isinstance(entry, dict) or name_key(str(entry.get("player", ""))) not in by_name:
-                    raise _problem(f"{where}, round {number}", f"an entry names nobody at this table: {entry!r:.60}.")
+                    raise _problem(
+                        _("{game}, round {number}").format(game=where, number=number),
+                        _("an entry names nobody at this table: {entry}.").format(entry=f"{entry!r:.60}"),
+                    )
                 values = {key: entry.get(key) for key in ENTRY_FIELDS}
                 values["went_out"], values["ended_on_double"] = (
                     bool(values["went_out"]),
@@ -192,7 +216,7 @@ def import_games(*, data, scorebook: Scorebook, by, progress=None) -> Imported:
             problems = [f"{where}, {_round_of(key)}{m}" for key, messages in invalid.errors.items() for m in messages]
             raise BadFile({"file": problems}) from None
         except (TypeError, ValueError) as error:
-            raise _problem(where, f"a value has the wrong type ({error}).") from None
+            raise _problem(where, _("a value has the wrong type ({error}).").format(error=error)) from None
         held.add(made.uid)
         result.games += 1
         result.rounds += len(rounds)
@@ -204,5 +228,5 @@ def import_games(*, data, scorebook: Scorebook, by, progress=None) -> Imported:
 def _round_of(key: str) -> str:
     """ "rounds[2]" as the services name a round -> "round 3: "."""
     if key.startswith("rounds[") and key.endswith("]"):
-        return f"round {int(key[7:-1]) + 1}: "
+        return _("round {number}: ").format(number=int(key[7:-1]) + 1)
     return ""

@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from . import (
     converters,  # noqa: F401 - registers <id:...>
     errors,
+    i18n,
     offline,
     views,
 )
@@ -54,6 +55,7 @@ urlpatterns = [
     path("invites/<slug:code>/", views.invite, name="invite"),
     path("invites/<slug:code>/qr.svg", views.invite_qr, name="invite_qr"),
     path("rules/", views.rules, name="rules"),
+    path("language/", i18n.set_language, name="set_language"),
     path("sheets/blank/", views.blank_sheet, name="blank_sheet"),
     path("healthz/", errors.healthz, name="healthz"),
     path("manifest.webmanifest", offline.manifest, name="manifest"),

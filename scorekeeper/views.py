@@ -14,12 +14,13 @@ from django.core.paginator import Paginator
 from django.db.models import Count, F, Prefetch
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.defaultfilters import pluralize
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from . import charts, live, offline, scorebooks, services, stats, transfer
@@ -177,7 +178,7 @@ def add_player(request):
                 "player_form": PlayerForm(scorebook=book, prefix="player"),
             }
             return render(request, "scorekeeper/partials/player_added.html", context)
-        messages.success(request, f"Added {player.name}.")
+        messages.success(request, _("Added {name}.").format(name=player.name))
     elif request.htmx:
         return render(request, "scorekeeper/partials/player_form.html", {"player_form": form}, status=200)
     else:
@@ -217,8 +218,8 @@ def record_round(request, pk):
         return _show_clash(request, pk, clash)
     if sheet.game.is_finished:
         if wants_json(request):
-            return JsonResponse({"errors": ["This game was already over: the round was not saved."]}, status=409)
-        messages.info(request, "This game is over.")
+            return JsonResponse({"errors": [_("This game was already over: the round was not saved.")]}, status=409)
+        messages.info(request, _("This game is over."))
         return redirect("game", pk=pk)
     doubles = sheet.choosable_doubles
     form = RoundForm(
@@ -235,7 +236,7 @@ def edit_round(request, pk, number):
     sheet = _sheet(request.user, pk, write=True)
     round_ = next((row.round for row in sheet.rows if row.round and row.round.number == number), None)
     if round_ is None:
-        raise Http404("No such round in this game.")
+        raise Http404(_("No such round in this game."))
     form = RoundForm(
         request.POST or None,
         seats=sheet.seats,
@@ -286,8 +287,8 @@ def _save_round(request, form, sheet, round_):
                 return _show_clash(request, sheet.game.pk, clash)
         else:
             if not surprises:
-                verb = "Recorded" if round_ is None else "Corrected"
-                messages.success(request, f"{verb} round {saved.number}.")  # on the next page shown
+                done = _("Recorded round {number}.") if round_ is None else _("Corrected round {number}.")
+                messages.success(request, done.format(number=saved.number))  # on the next page shown
                 if wants_json(request):
                     return JsonResponse({"number": saved.number, "starting_double": saved.starting_double}, status=201)
                 return redirect("game", pk=sheet.game.pk)
@@ -323,8 +324,16 @@ def _show_clash(request, game_pk, clash):
     """Theirs is kept; this phone's entry stays in the form beside it, ready to replace theirs."""
     if wants_json(request):
         who = clash.corrected_by or clash.recorded_by
-        phone = f"{who.short_name}'s phone" if who else "Another phone"
-        message = f"{phone} saved round {clash.number} ({clash.starting_double}-{clash.starting_double}) first: this one was not saved."
+        double = f"{clash.starting_double}-{clash.starting_double}"
+        message = (
+            _("{name}'s phone saved round {number} ({double}) first: this one was not saved.").format(
+                name=who.short_name, number=clash.number, double=double
+            )
+            if who
+            else _("Another phone saved round {number} ({double}) first: this one was not saved.").format(
+                number=clash.number, double=double
+            )
+        )
         return JsonResponse({"errors": [message], "clash": clash.number}, status=409)
     fresh = _sheet(request.user, game_pk, write=True)
     data = request.POST.copy()
@@ -332,7 +341,7 @@ def _show_clash(request, game_pk, clash):
     data["starting_double"] = str(clash.starting_double)
     form = RoundForm(data, seats=fresh.seats, doubles=[clash.starting_double])
     form.is_valid()
-    rows, _ = _round_rows(form, {})
+    rows, _problems = _round_rows(form, {})
     for row in rows:
         row["theirs"] = clash.by_player.get(row["seat"].player_id)
     who = clash.corrected_by or clash.recorded_by
@@ -377,7 +386,9 @@ def _round_rows(form, player_errors) -> tuple[list[dict], list[dict]]:
 
 def _conflict_message(conflict: services.Conflict) -> str:
     if conflict.code == "stale":
-        return "Someone else changed this game while you were entering this round. Nothing was saved: reload the game to see their change."
+        return _(
+            "Someone else changed this game while you were entering this round. Nothing was saved: reload the game to see their change."
+        )
     return str(conflict)
 
 
@@ -388,7 +399,7 @@ def undo_round(request, pk):
     number, version = parse_id(request.POST.get("number", "")), request.POST.get("version")
     expected = None if version is None else parse_id(version)
     if number is None or (version is not None and expected is None):
-        messages.error(request, "Nothing was undone: reload the game and tap Undo again.")
+        messages.error(request, _("Nothing was undone: reload the game and tap Undo again."))
         return redirect("game", pk=pk)
     try:
         services.undo_last_round(game=game, number=number, expected_version=expected, by=request.user)
@@ -396,7 +407,10 @@ def undo_round(request, pk):
         messages.error(request, _conflict_message(conflict))
     else:
         messages.success(
-            request, f"Undid round {number}. Bring it back with the button below until the next round is saved."
+            request,
+            _("Undid round {number}. Bring it back with the button below until the next round is saved.").format(
+                number=number
+            ),
         )
     return redirect("game", pk=pk)
 
@@ -413,7 +427,7 @@ def restore_round(request, pk):
     except services.Conflict as conflict:
         messages.error(request, _conflict_message(conflict))
     else:
-        messages.success(request, f"Round {restored.number} is back.")
+        messages.success(request, _("Round {number} is back.").format(number=restored.number))
     return redirect("game", pk=pk)
 
 
@@ -439,7 +453,7 @@ def rematch(request, pk):
         rules=old.rules,
         name=old.name,
     )
-    messages.success(request, "New game with the same table and rules.")
+    messages.success(request, _("New game with the same table and rules."))
     return redirect("game", pk=new.pk)
 
 
@@ -448,7 +462,12 @@ def rematch(request, pk):
 def delete_game(request, pk):
     game = _game_to_write(request.user, pk)
     services.delete_game(game=game, by=request.user)
-    messages.success(request, f"Moved {game} to the trash: an owner can bring it back within {TRASH_DAYS} days.")
+    messages.success(
+        request,
+        _("Moved {game} to the trash: an owner can bring it back within {days} days.").format(
+            game=game, days=TRASH_DAYS
+        ),
+    )
     return redirect("home")
 
 
@@ -485,7 +504,7 @@ def player(request, pk):
     if request.method == "POST" and form.is_valid():
         form.instance._history_user, form.instance._change_reason = request.user, "player_renamed"
         form.save()
-        messages.success(request, f"Renamed to {person.name}.")
+        messages.success(request, _("Renamed to {name}.").format(name=person.name))
         return redirect("player", pk=pk)
     filters = StatsFilterForm(request.GET)
     options = filters.options()
@@ -516,15 +535,15 @@ def leaderboard(request):
 
 
 LEADERBOARD_COLUMNS = [
-    ("name", "Player"),
-    ("games", "Games"),
-    ("wins", "Wins"),
-    ("win_rate", "Win %"),
-    ("rating", "Rating"),
-    ("average_total", "Avg total"),
-    ("went_out", "Went out"),
-    ("double_blank_penalties", "0-0 caught"),
-    ("end_on_double_penalties", "Out on double"),
+    ("name", gettext_lazy("Player")),
+    ("games", gettext_lazy("Games")),
+    ("wins", gettext_lazy("Wins")),
+    ("win_rate", gettext_lazy("Win %")),
+    ("rating", gettext_lazy("Rating")),
+    ("average_total", gettext_lazy("Avg total")),
+    ("went_out", gettext_lazy("Went out")),
+    ("double_blank_penalties", gettext_lazy("0-0 caught")),
+    ("end_on_double_penalties", gettext_lazy("Out on double")),
 ]
 
 
@@ -538,7 +557,7 @@ def delete_player(request, pk):
     except services.Conflict as conflict:
         messages.error(request, str(conflict))
         return redirect("player", pk=pk)
-    messages.success(request, f"Deleted {person.name}.")
+    messages.success(request, _("Deleted {name}.").format(name=person.name))
     return redirect("players")
 
 
@@ -597,7 +616,9 @@ def scorebook_list(request):
     form = ScorebookForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         book = scorebooks.create(by=request.user, name=form.cleaned_data["name"])
-        messages.success(request, f"Created {book.name}: invite the people who keep score with you.")
+        messages.success(
+            request, _("Created {name}: invite the people who keep score with you.").format(name=book.name)
+        )
         return redirect("scorebook", pk=book.pk)
     books = Scorebook.objects.for_user(request.user).annotate(member_count=Count("memberships", distinct=True))
     context = {"books": books.order_by(F("personal_of").desc(nulls_last=True), "name", "id"), "form": form,
@@ -613,7 +634,7 @@ def scorebook(request, pk):
         form = ScorebookForm(request.POST)
         if form.is_valid():
             scorebooks.rename(book=book, role=book.role, name=form.cleaned_data["name"])
-            messages.success(request, f"Renamed to {book.name}.")
+            messages.success(request, _("Renamed to {name}.").format(name=book.name))
             return redirect("scorebook", pk=pk)
     else:
         form = ScorebookForm(initial={"name": book.name})
@@ -639,7 +660,7 @@ def scorebook(request, pk):
 def switch_scorebook(request, pk):
     book = _scorebook(request.user, pk)
     scorebooks.switch(request.user, book)
-    messages.success(request, f"Now keeping score in {book.name}.")
+    messages.success(request, _("Now keeping score in {name}.").format(name=book.name))
     return redirect(_safe_next(request) or "home")
 
 
@@ -649,7 +670,7 @@ def create_invite(request, pk):
     book = _scorebook(request.user, pk)
     form = InviteForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose scorer or viewer for the invite.")
+        messages.error(request, _("Choose scorer or viewer for the invite."))
         return redirect("scorebook", pk=pk)
     invite = scorebooks.invite(book=book, role=book.role, by=request.user, invite_role=form.cleaned_data["role"])
     return redirect(f"{reverse('scorebook', kwargs={'pk': pk})}?invite={invite.code}#invite")
@@ -664,7 +685,7 @@ def invite_qr(request, code):
         ),
         code=code,
     )
-    return _qr_svg(request.build_absolute_uri(reverse("invite", kwargs={"code": invite.code})), "Invite QR code")
+    return _qr_svg(request.build_absolute_uri(reverse("invite", kwargs={"code": invite.code})), _("Invite QR code"))
 
 
 @login_required
@@ -673,11 +694,11 @@ def invite(request, code):
     comes back here (allauth keeps `next`)."""
     found = Invite.objects.usable_by(request.user).filter(code=code).select_related("scorebook", "created_by").first()
     if found is None:
-        raise Http404("This invite does not exist, has expired or was used by someone else.")
+        raise Http404(_("This invite does not exist, has expired or was used by someone else."))
     if request.method == "POST":
         book = scorebooks.accept(code=code, user=request.user)
         scorebooks.switch(request.user, book)
-        messages.success(request, f"You joined {book.name}.")
+        messages.success(request, _("You joined {name}.").format(name=book.name))
         return redirect("home")
     member = found.scorebook.memberships.filter(user=request.user).first()
     return render(request, "scorekeeper/invite.html", {"invite": found, "member": member})
@@ -693,9 +714,9 @@ def remove_member(request, pk, user_pk):
         messages.error(request, str(conflict))
         return redirect("scorebook", pk=pk)
     if user_pk == request.user.pk:
-        messages.success(request, f"You left {book.name}.")
+        messages.success(request, _("You left {name}.").format(name=book.name))
         return redirect("scorebooks")
-    messages.success(request, "Removed from the scorebook.")
+    messages.success(request, _("Removed from the scorebook."))
     return redirect("scorebook", pk=pk)
 
 
@@ -708,7 +729,7 @@ def member_role(request, pk, user_pk):
     except (services.Conflict, services.InvalidInput) as problem:
         messages.error(request, str(problem))
     else:
-        messages.success(request, "Role changed.")
+        messages.success(request, _("Role changed."))
     return redirect("scorebook", pk=pk)
 
 
@@ -721,7 +742,7 @@ def delete_scorebook(request, pk):
     except services.Conflict as conflict:
         messages.error(request, str(conflict))
         return redirect("scorebook", pk=pk)
-    messages.success(request, f"Deleted {book.name}.")
+    messages.success(request, _("Deleted {name}.").format(name=book.name))
     return redirect("scorebooks")
 
 
@@ -736,7 +757,9 @@ def link_player(request, pk):
     except services.Conflict as conflict:
         messages.error(request, str(conflict))
     else:
-        messages.success(request, f"{person.name} is you." if me else f"{person.name} is no longer linked to you.")
+        messages.success(
+            request, (_("{name} is you.") if me else _("{name} is no longer linked to you.")).format(name=person.name)
+        )
     return redirect("player", pk=pk)
 
 
@@ -755,7 +778,7 @@ def my_stats(request):
 def share_game(request, pk):
     """Make the live link, or replace it (the old one stops working at once)."""
     live.share(game=_game_to_write(request.user, pk), by=request.user)
-    messages.success(request, "Live link ready: show the QR code to the table.")
+    messages.success(request, _("Live link ready: show the QR code to the table."))
     return redirect(reverse("game", kwargs={"pk": pk}) + "#live-share")
 
 
@@ -763,13 +786,13 @@ def share_game(request, pk):
 @require_POST
 def revoke_share(request, pk):
     live.revoke(game=_game_to_write(request.user, pk))
-    messages.success(request, "The live link is stopped.")
+    messages.success(request, _("The live link is stopped."))
     return redirect("game", pk=pk)
 
 
 def _throttled(request, token) -> HttpResponse | None:
     if wait := live.retry_after(request, token):
-        response = HttpResponse(f"Too many requests: try again in {wait} seconds.", status=429,
+        response = HttpResponse(_("Too many requests: try again in {seconds} seconds.").format(seconds=wait), status=429,
                                 content_type="text/plain; charset=utf-8")  # fmt: skip
         response["Retry-After"] = str(wait)
         return response
@@ -820,8 +843,8 @@ def live_sheet(request, token):
 def live_qr(request, token):
     """The live link as an SVG QR code: whoever scans it at the table opens the live page."""
     if live.find(token) is None:
-        raise Http404("This live link does not exist or was revoked.")
-    return _qr_svg(request.build_absolute_uri(reverse("live", kwargs={"token": token})), "Live link QR code")
+        raise Http404(_("This live link does not exist or was revoked."))
+    return _qr_svg(request.build_absolute_uri(reverse("live", kwargs={"token": token})), _("Live link QR code"))
 
 
 def _qr_svg(url: str, title: str) -> HttpResponse:
@@ -845,7 +868,7 @@ def export(request):
     if (book := parse_id(request.GET.get("scorebook", ""))) is not None:
         games, name = games.filter(scorebook=_scorebook(request.user, book)), f"scorebook-{book}"
     if ("game" in request.GET and game is None) or (game is not None and not games.exists()):
-        raise Http404("No such game in your scorebooks.")
+        raise Http404(_("No such game in your scorebooks."))
     games = transfer.games_with_everything(games)
     if request.GET.get("format") == "csv":
         response = HttpResponse(transfer.as_csv(games), content_type="text/csv; charset=utf-8")
@@ -865,11 +888,11 @@ def import_games(request, pk):
     upload = request.FILES.get("file")
     try:
         if upload is None:
-            raise transfer.BadFile({"file": ["Choose an export file (.json) to import."]})
+            raise transfer.BadFile({"file": [_("Choose an export file (.json) to import.")]})
         try:
             data = json.loads(upload.read(MAX_IMPORT_BYTES + 1)[:MAX_IMPORT_BYTES].decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-            raise transfer.BadFile({"file": ["This file is not JSON: choose an export made by this app."]}) from None
+            raise transfer.BadFile({"file": [_("This file is not JSON: choose an export made by this app.")]}) from None
         result = transfer.import_games(data=data, scorebook=book, by=request.user)
     except transfer.BadFile as bad:
         for message in bad.errors.get("file", []) or [str(bad)]:
@@ -877,9 +900,14 @@ def import_games(request, pk):
     else:
         messages.success(
             request,
-            f"Imported {result.games} game{pluralize(result.games)} ({result.rounds} rounds, "
-            f"{result.players_created} new player{pluralize(result.players_created)})"
-            + (f"; {result.skipped} already here." if result.skipped else "."),
+            _("Imported {games} ({rounds}, {players}){skipped}.").format(
+                games=ngettext("{count} game", "{count} games", result.games).format(count=result.games),
+                rounds=ngettext("{count} round", "{count} rounds", result.rounds).format(count=result.rounds),
+                players=ngettext("{count} new player", "{count} new players", result.players_created).format(
+                    count=result.players_created
+                ),
+                skipped=_("; {count} already here").format(count=result.skipped) if result.skipped else "",
+            ),
         )
     return redirect("scorebook", pk=pk)
 
@@ -898,7 +926,7 @@ def game_history(request, pk):
 def trash(request, pk):
     """A scorebook's deleted games, for its owners to bring back within TRASH_DAYS."""
     book = _scorebook(request.user, pk)
-    scorebooks.require_owner(book.role, "open its trash")
+    scorebooks.require_owner(book.role, _("open its trash"))
     games = book.games.trashed().select_related("deleted_by").order_by("-deleted_at")
     return render(request, "scorekeeper/trash.html", {"book": book, "games": games, "days": TRASH_DAYS})
 
@@ -907,9 +935,9 @@ def trash(request, pk):
 @require_POST
 def restore_game(request, pk):
     game = get_object_or_404(Game.objects.trashed().filter(scorebook__in=member_of(request.user)), pk=pk)
-    scorebooks.require_owner(_scorebook(request.user, game.scorebook_id).role, "bring games back")
+    scorebooks.require_owner(_scorebook(request.user, game.scorebook_id).role, _("bring games back"))
     services.restore_game(game=game, by=request.user)
-    messages.success(request, f"{game} is back.")
+    messages.success(request, _("{game} is back.").format(game=game))
     return redirect("game", pk=pk)
 
 
@@ -923,20 +951,20 @@ def delete_account(request):
         others = list(Membership.objects.filter(scorebook=membership.scorebook).exclude(user=request.user)
                       .select_related("user"))  # fmt: skip
         if not others:
-            fate = "deleted, with its games and players (nobody else uses it)"
+            fate = _("deleted, with its games and players (nobody else uses it)")
         elif membership.role == Role.OWNER and not any(m.role == Role.OWNER for m in others):
-            fate = f"handed over: {scorebooks.hand_over(others).user.email} becomes its owner"
+            fate = _("handed over: {email} becomes its owner").format(email=scorebooks.hand_over(others).user.email)
         else:
-            fate = "kept by its other members; you leave it"
+            fate = _("kept by its other members; you leave it")
         plan.append((membership.scorebook, fate))
     error = ""
     if request.method == "POST":
         if request.POST.get("confirm", "").strip().lower() != request.user.email.lower():
-            error = "Type your email address exactly to confirm."
+            error = _("Type your email address exactly to confirm.")
         else:
             scorebooks.delete_account(user=request.user)
             logout(request)
-            messages.success(request, "Your account is deleted.")
+            messages.success(request, _("Your account is deleted."))
             response = redirect("home")
             response["Clear-Site-Data"] = offline.CLEAR_SITE_DATA  # as logging out does
             return response

@@ -22,6 +22,16 @@ def postgres_only(db):
 
 
 @pytest.fixture(autouse=True)
+def english_to_start():
+    """A request in Spanish leaves its language active in the thread: every test starts in English."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def fresh_cache():
     """allauth counts sign-ups and logins in the cache: every test starts with none."""
     from django.core.cache import cache

@@ -1,4 +1,5 @@
 from allauth.headless.contrib.rest_framework.authentication import XSessionTokenAuthentication
+from django.utils.translation import gettext as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework.exceptions import AuthenticationFailed
 
@@ -14,7 +15,7 @@ class SessionTokenAuthentication(XSessionTokenAuthentication):
             return None
         result = super().authenticate(request)
         if result is None:
-            raise AuthenticationFailed("The session token is invalid or has expired: log in again.")
+            raise AuthenticationFailed(_("The session token is invalid or has expired: log in again."))
         return result
 
     def authenticate_header(self, request):

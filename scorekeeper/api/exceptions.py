@@ -1,6 +1,7 @@
 """Turns domain errors into the status codes of the API contract (400, 409, 412, 422)."""
 
 from django.db.models import ProtectedError, RestrictedError
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import status
 from rest_framework.exceptions import APIException
 from rest_framework.response import Response
@@ -14,19 +15,21 @@ OPTION_FIELDS = set(RULE_FIELDS) - {"tile_set"}  # sent inside "rules"
 
 class PreconditionFailed(APIException):
     status_code = status.HTTP_412_PRECONDITION_FAILED
-    default_detail = "The resource changed since you read it (If-Match does not match its ETag): read it again."
+    default_detail = gettext_lazy(
+        "The resource changed since you read it (If-Match does not match its ETag): read it again."
+    )
     default_code = "precondition_failed"
 
 
 class IdempotencyKeyReused(APIException):
     status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
-    default_detail = "This Idempotency-Key was already used with a different request body."
+    default_detail = gettext_lazy("This Idempotency-Key was already used with a different request body.")
     default_code = "idempotency_key_reused"
 
 
 class RequestInProgress(APIException):
     status_code = status.HTTP_409_CONFLICT
-    default_detail = "A request with this Idempotency-Key is still being processed: retry in a moment."
+    default_detail = gettext_lazy("A request with this Idempotency-Key is still being processed: retry in a moment.")
     default_code = "request_in_progress"
 
 
@@ -40,7 +43,9 @@ def handle(exc, context):
             return Response({"detail": exc.message, "code": exc.code}, status=status.HTTP_409_CONFLICT)
         exc = PreconditionFailed()  # only If-Match hands the services an expected version
     if isinstance(exc, ProtectedError | RestrictedError):
-        return Response({"detail": "It is still in use by a game.", "code": "in_use"}, status=status.HTTP_409_CONFLICT)
+        return Response(
+            {"detail": gettext("It is still in use by a game."), "code": "in_use"}, status=status.HTTP_409_CONFLICT
+        )
     response = exception_handler(exc, context)
     if response is not None and isinstance(exc, APIException) and isinstance(response.data, dict):
         codes = exc.get_codes()

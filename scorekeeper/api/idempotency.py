@@ -13,6 +13,7 @@ from functools import wraps
 from django.db import IntegrityError, transaction
 from django.http import JsonResponse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -36,7 +37,7 @@ def idempotent(method):
         if key is None:
             return method(view, request, *args, **kwargs)
         if not 1 <= len(key) <= 255:
-            raise ValidationError({HEADER: ["An Idempotency-Key has 1 to 255 characters."]})
+            raise ValidationError({HEADER: [_("An Idempotency-Key has 1 to 255 characters.")]})
         fingerprint = _fingerprint(request)
         record, fresh = _claim(request.user, key, fingerprint)
         if not fresh:
@@ -71,7 +72,7 @@ def _fingerprint(request) -> str:
 def _claim(user, key: str, fingerprint: str) -> tuple[IdempotencyKey, bool]:
     """Claim the key (one INSERT on the usual path); an expired key, or one whose request died, is taken over."""
     now = timezone.now()
-    for _ in range(3):  # the other request's claim may vanish between our insert and our read
+    for _attempt in range(3):  # the other request's claim may vanish between our insert and our read
         try:
             with transaction.atomic():
                 return IdempotencyKey.objects.create(owner=user, key=key, request_hash=fingerprint), True
@@ -100,7 +101,7 @@ def _replay(record: IdempotencyKey) -> Response:
 
 
 def purge_expired() -> int:
-    deleted, _ = IdempotencyKey.objects.filter(created_at__lt=timezone.now() - KEPT_FOR).delete()
+    deleted, _by_model = IdempotencyKey.objects.filter(created_at__lt=timezone.now() - KEPT_FOR).delete()
     return deleted
 
 
@@ -124,7 +125,7 @@ def idempotent_page(view):
         if key is None or request.method != "POST" or not wants_json(request):  # a page's own answer is not kept
             return view(request, *args, **kwargs)
         if not 1 <= len(key) <= 255:
-            return JsonResponse({"errors": ["An Idempotency-Key has 1 to 255 characters."]}, status=400)
+            return JsonResponse({"errors": [_("An Idempotency-Key has 1 to 255 characters.")]}, status=400)
         fields = sorted((name, value) for name, values in request.POST.lists() for value in values
                         if name not in PAGE_FIELDS_IGNORED)  # fmt: skip
         fingerprint = hashlib.sha256(f"PAGE {request.path}\n{json.dumps(fields)}".encode()).hexdigest()

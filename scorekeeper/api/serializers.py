@@ -1,5 +1,6 @@
 """Request and response shapes of API v1. Rules are checked by the rules module, not here."""
 
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from scorekeeper.models import TILE_SET_CHOICES, Entry, Game, Membership, Player, Role, Round, Scorebook
@@ -45,12 +46,12 @@ class PlayerSerializer(serializers.ModelSerializer):
 
     def validate(self, data):
         if self.instance is None and "name" not in data:
-            raise serializers.ValidationError({"name": ["This field is required."]})
+            raise serializers.ValidationError({"name": [_("This field is required.")]})
         if (
             self.instance is not None
             and data.get("scorebook_id", self.instance.scorebook_id) != self.instance.scorebook_id
         ):
-            raise serializers.ValidationError({"scorebook": ["A player stays in the scorebook it was made in."]})
+            raise serializers.ValidationError({"scorebook": [_("A player stays in the scorebook it was made in.")]})
         book = self.instance.scorebook_id if self.instance is not None else self.context.get("scorebook_id")
         name = data.get("name")
         if name is not None and book is not None:
@@ -59,7 +60,13 @@ class PlayerSerializer(serializers.ModelSerializer):
                 taken = taken.exclude(pk=self.instance.pk)
             if taken.exists():
                 raise serializers.ValidationError(
-                    {"name": [f'This scorebook already has a player named "{name}" (names ignore case).']}
+                    {
+                        "name": [
+                            _('This scorebook already has a player named "{name}" (names ignore case).').format(
+                                name=name
+                            )
+                        ]
+                    }
                 )
         return data
 
@@ -137,7 +144,10 @@ class GameUpdateSerializer(serializers.Serializer):
             fixed = sorted(set(data) - {"name"})
             if fixed:
                 raise serializers.ValidationError(
-                    {field: ["Only the name of a game can change; its rules and players are fixed."] for field in fixed}
+                    {
+                        field: [_("Only the name of a game can change; its rules and players are fixed.")]
+                        for field in fixed
+                    }
                 )
         return super().to_internal_value(data)
 

@@ -7,6 +7,7 @@ from django.db.models import F, Prefetch
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils.http import parse_etags
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -261,7 +262,9 @@ class GameList(APIView):
         wanted = request.query_params.get("status")
         if wanted is not None:
             if wanted not in Game.Status.values:
-                raise ValidationError({"status": [f"Choose one of: {', '.join(Game.Status.values)}."]})
+                raise ValidationError(
+                    {"status": [_("Choose one of: {choices}.").format(choices=", ".join(Game.Status.values))]}
+                )
             games = games.filter(status=wanted)
         return paginated(self, games, GameListSerializer)
 
@@ -292,7 +295,7 @@ class GameDetail(APIView):
             # One query beside authentication: the version of a game in one of the user's scorebooks.
             version = Game.objects.for_user(request.user).filter(pk=pk).values_list("version", flat=True).first()
             if version is None:
-                raise Http404("No such game in your scorebooks.")
+                raise Http404(_("No such game in your scorebooks."))
             if unchanged(request, etag := Game.etag_of(pk, version)):
                 return not_modified(etag)
         game = game_with_rounds(request.user, pk)
@@ -375,7 +378,7 @@ class RoundDetail(APIView):
             rounds = Round.objects.filter(game__in=Game.objects.for_user(request.user), game_id=game_pk, number=number)
             version = rounds.values_list("game__version", flat=True).first()
             if version is None:
-                raise Http404("No such round in your scorebooks.")
+                raise Http404(_("No such round in your scorebooks."))
             if unchanged(request, etag := Round.etag_of(game_pk, number, version)):
                 return not_modified(etag)
         round_ = _round(request.user, game_pk, number)
@@ -432,7 +435,7 @@ class RoundRestore(APIView):
 @csrf_exempt  # nothing happens here, and the answer must be JSON whatever the method
 def not_found(request, *args, **kwargs):
     """Any other path under /api/v1/ answers in JSON, as the API does, not with an HTML page."""
-    return JsonResponse({"detail": "Not found.", "code": "not_found"}, status=404)
+    return JsonResponse({"detail": _("Not found."), "code": "not_found"}, status=404)
 
 
 STATS_PARAMETERS = [
@@ -645,7 +648,7 @@ class GameShare(APIView):
         game = get_object_or_404(Game.objects.for_user(request.user).select_related("live_link"), pk=game_pk)
         link = getattr(game, "live_link", None)
         if link is None:
-            raise Http404("This game has no live link.")
+            raise Http404(_("This game has no live link."))
         return Response(ShareSerializer(share_body(request, link)).data)
 
     @extend_schema(
@@ -660,7 +663,7 @@ class GameShare(APIView):
     @extend_schema(responses={204: None, **_errors(401, 403, 404)})
     def delete(self, request, game_pk):
         if not live.revoke(game=game_to_write(request.user, game_pk)):
-            raise Http404("This game has no live link.")
+            raise Http404(_("This game has no live link."))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -683,13 +686,16 @@ class LiveView(APIView):
     def get(self, request, token):
         if wait := live.retry_after(request, token):
             return Response(
-                {"detail": f"Too many requests: try again in {wait} seconds.", "code": "throttled"},
+                {
+                    "detail": _("Too many requests: try again in {seconds} seconds.").format(seconds=wait),
+                    "code": "throttled",
+                },
                 status=status.HTTP_429_TOO_MANY_REQUESTS,
                 headers={"Retry-After": str(wait)},
             )
         link = live.find(token)  # one query: the link and its game's version
         if link is None:
-            raise Http404("This live link does not exist or was revoked.")
+            raise Http404(_("This live link does not exist or was revoked."))
         etag = link.etag(link.game.version)
         if unchanged(request, etag):
             return not_modified(etag)
@@ -719,7 +725,7 @@ def exported(request, games, filename: str):
     """The games as the export format asks: a JSON body, or a CSV file."""
     chosen = request.query_params.get("format", "json")
     if chosen not in ("json", "csv"):
-        raise ValidationError({"format": ['Choose "json" or "csv".']})
+        raise ValidationError({"format": [_('Choose "json" or "csv".')]})
     games = transfer.games_with_everything(games)
     if chosen == "json":
         return Response(
@@ -737,7 +743,7 @@ class GameExport(APIView):
     def get(self, request, game_pk):
         games = Game.objects.for_user(request.user).filter(pk=game_pk)
         if not games.exists():
-            raise Http404("No such game in your scorebooks.")
+            raise Http404(_("No such game in your scorebooks."))
         return exported(request, games, f"game-{game_pk}")
 
 

@@ -7,6 +7,7 @@ sets they describe; other sets scale by the number of tiles.
 from dataclasses import dataclass
 
 from .game import MAX_PLAYERS, MIN_PLAYERS
+from .text import Text, _
 from .tiles import hand_range, tile_count
 
 # players -> (usual, alternative or None)
@@ -20,7 +21,9 @@ class DealHint:
     alternative: int | None = None
 
     def __str__(self) -> str:
-        return f"{self.tiles} or {self.alternative}" if self.alternative else str(self.tiles)
+        return (
+            _("{tiles} or {other}", tiles=self.tiles, other=self.alternative) if self.alternative else str(self.tiles)
+        )
 
 
 def suggested_deal(tile_set: int, players: int) -> DealHint:
@@ -55,7 +58,7 @@ class Hand:
 
 def surprises(
     tile_set: int, starting_double: int, hands: list[Hand], *, skipped: list[int], ends_game: bool
-) -> list[str]:
+) -> list[Text]:
     """What is legal but unusual enough in a round to ask the scorer before saving it: a hand
     beyond what the deal makes plausible, a skip of two or more doubles, the end of the game."""
     hint = suggested_deal(tile_set, len(hands))
@@ -67,14 +70,32 @@ def surprises(
             continue
         if full_hand is not None and hand.pips > full_hand.high:
             found.append(
-                f"{hand.name}: {hand.pips} pips is more than the {dealt} biggest tiles of a deal hold"
-                f" ({full_hand.high}). A typo?"
+                _(
+                    "{name}: {pips} pips is more than the {dealt} biggest tiles of a deal hold ({most}). A typo?",
+                    name=hand.name,
+                    pips=hand.pips,
+                    dealt=dealt,
+                    most=full_hand.high,
+                )
             )
         elif hand.tiles_left is not None and hand.tiles_left >= dealt:
-            found.append(f"{hand.name}: {hand.tiles_left} tiles left, as many as were dealt ({dealt}): no tile played?")
+            found.append(
+                _(
+                    "{name}: {count} tiles left, as many as were dealt ({dealt}): no tile played?",
+                    name=hand.name,
+                    count=hand.tiles_left,
+                    dealt=dealt,
+                )
+            )
     if len(skipped) >= 2:
         doubles = ", ".join(f"{d}-{d}" for d in skipped)
-        found.append(f"Starting with {starting_double}-{starting_double} skips {doubles}: nobody held any of them?")
+        found.append(
+            _(
+                "Starting with {double} skips {doubles}: nobody held any of them?",
+                double=f"{starting_double}-{starting_double}",
+                doubles=doubles,
+            )
+        )
     if ends_game:
-        found.append("This round ends the game.")
+        found.append(_("This round ends the game."))
     return found

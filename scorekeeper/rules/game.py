@@ -2,6 +2,7 @@
 
 from dataclasses import asdict, dataclass, fields
 
+from .text import Text, _
 from .tiles import DEFAULT_SET, SUPPORTED_SETS
 
 MIN_PLAYERS = 2
@@ -25,19 +26,19 @@ class GameRules:
         """The options by name: the model's columns and the API's fields carry the same names."""
         return asdict(self)
 
-    def problems(self) -> dict[str, str]:
+    def problems(self) -> dict[str, Text]:
         """Each option that is out of range, with a message a person can act on."""
         problems = {}
         if self.tile_set not in SUPPORTED_SETS:
             sets = ", ".join(str(n) for n in SUPPORTED_SETS)
-            problems["tile_set"] = f"Choose a double-{sets} set (got {self.tile_set})."
+            problems["tile_set"] = _("Choose a double-{sets} set (got {got}).", sets=sets, got=self.tile_set)
         for field in ("double_blank_penalty", "end_on_double_penalty"):
             value = getattr(self, field)
             if not 0 <= value <= MAX_PENALTY:
-                problems[field] = f"A penalty is between 0 (off) and {MAX_PENALTY} points."
+                problems[field] = _("A penalty is between 0 (off) and {most} points.", most=MAX_PENALTY)
         if self.target_score is not None and not 1 <= self.target_score <= MAX_TARGET_SCORE:
-            problems["target_score"] = (
-                f"A target score is between 1 and {MAX_TARGET_SCORE}, or empty to play the sequence once."
+            problems["target_score"] = _(
+                "A target score is between 1 and {most}, or empty to play the sequence once.", most=MAX_TARGET_SCORE
             )
         return problems
 
@@ -80,13 +81,13 @@ class SequenceConflict(Exception):
     """The starting double cannot come next in this game."""
 
 
-def seating_problems(players: list) -> list[str]:
+def seating_problems(players: list) -> list[Text]:
     """What is wrong with a table of players in seat order, if anything."""
     problems = []
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        problems.append(f"A game has {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+        problems.append(_("A game has {least} to {most} players.", least=MIN_PLAYERS, most=MAX_PLAYERS))
     if len(set(players)) != len(players):
-        problems.append("Each player takes one seat only.")
+        problems.append(_("Each player takes one seat only."))
     return problems
 
 
@@ -107,16 +108,20 @@ def place_round(rules: GameRules, last_position: int | None, starting_double: in
     its first place among the open positions. The doubles skipped on the way are never played."""
     positions = open_positions(rules, last_position)
     if not positions:
-        raise SequenceConflict("The game is over: every starting double has been played.")
+        raise SequenceConflict(_("The game is over: every starting double has been played."))
     for position in positions:
         if rules.double_at(position) == starting_double:
             return position
     expected = rules.double_at(positions[0])
     if last_position is not None and rules.double_at(last_position) == starting_double:
-        reason = "it started the round just played"
+        reason = _("it started the round just played")
     else:
-        reason = "it was already played or skipped in this pass"
+        reason = _("it was already played or skipped in this pass")
     raise SequenceConflict(
-        f"{starting_double}-{starting_double} cannot start this round: {reason}. "
-        f"The next round starts with {expected}-{expected} or a later double of the sequence."
+        _(
+            "{double} cannot start this round: {reason}. The next round starts with {expected} or a later double of the sequence.",
+            double=f"{starting_double}-{starting_double}",
+            reason=reason,
+            expected=f"{expected}-{expected}",
+        )
     )

@@ -12,6 +12,7 @@ from itertools import combinations
 from .fill import Need, Undecided, can_fill, pool_counts
 from .game import GameRules
 from .scoring import penalty
+from .text import Text, _, listing, ngettext
 from .tiles import (
     DOUBLE_BLANK,
     Tile,
@@ -70,7 +71,7 @@ class RoundError:
     """One broken rule: `rule` is the number of the check in the rules page."""
 
     code: str
-    message: str
+    message: Text  # a string, with its template and parameters for other languages
     rule: int
     player: Hashable | None = None
     field: str | None = None
@@ -96,8 +97,8 @@ class _Hand:
     double_blank: bool
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+def _tiles(count: int) -> Text:
+    return ngettext("{count} tile", "{count} tiles", count, count=count)
 
 
 def score_round(
@@ -143,18 +144,22 @@ class _Table:
     starting_double: int
 
     @property
-    def where(self) -> str:
+    def where(self) -> Text:
         d = self.starting_double
-        return f"in a double-{self.highest} set while {d}-{d} is on the table"
+        return _("in a double-{highest} set while {double} is on the table", highest=self.highest, double=f"{d}-{d}")
 
 
-def _names(hands: Sequence[_Hand]) -> str:
-    names = [hand.name for hand in hands]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+def _names(hands: Sequence[_Hand]) -> Text | str:
+    return listing([hand.name for hand in hands])
 
 
-def _hand_error(hand: _Hand, code: str, message: str, field: str, rule: int) -> RoundError:
-    return RoundError(code, f"{hand.name}: {message}", rule=rule, player=hand.entry.player, field=field)
+def _about(name, problem: Text) -> Text:
+    """A message about one player (or a few): their name first."""
+    return _("{name}: {problem}", name=name, problem=problem)
+
+
+def _hand_error(hand: _Hand, code: str, message: Text, field: str, rule: int) -> RoundError:
+    return RoundError(code, _about(hand.name, message), rule=rule, player=hand.entry.player, field=field)
 
 
 def check_1_one_entry_each(seats: Sequence[Seat], entries: Sequence[EntryInput]) -> dict:
@@ -162,20 +167,28 @@ def check_1_one_entry_each(seats: Sequence[Seat], entries: Sequence[EntryInput])
     seated = {seat.player for seat in seats}
     counts = Counter(entry.player for entry in entries)
     errors = [
-        RoundError("not_seated", f"Player {player} is not seated in this game.", rule=1, player=player, field="player")
+        RoundError(
+            "not_seated",
+            _("Player {player} is not seated in this game.", player=player),
+            rule=1,
+            player=player,
+            field="player",
+        )
         for player in counts
         if player not in seated
     ]
     for seat in seats:
         if counts[seat.player] == 0:
             errors.append(
-                RoundError("missing_entry", f"{seat.name}: enter this player's round.", rule=1, player=seat.player)
+                RoundError(
+                    "missing_entry", _about(seat.name, _("enter this player's round.")), rule=1, player=seat.player
+                )
             )
         elif counts[seat.player] > 1:
             errors.append(
                 RoundError(
                     "duplicate_entry",
-                    f"{seat.name}: entered {counts[seat.player]} times; enter each player once.",
+                    _about(seat.name, _("entered {count} times; enter each player once.", count=counts[seat.player])),
                     rule=1,
                     player=seat.player,
                 )
@@ -189,7 +202,11 @@ def check_2_one_player_out(hands: list[_Hand]) -> list[RoundError]:
     """Check 2: at most one player went out."""
     went_out = [hand for hand in hands if hand.entry.went_out]
     return _only_one(
-        went_out, "several_went_out", 2, "went_out", "only one player can go out in a round ({names} are marked)."
+        went_out,
+        "several_went_out",
+        2,
+        "went_out",
+        _("only one player can go out in a round ({names} are marked).", names=_names(went_out)),
     )
 
 
@@ -198,18 +215,24 @@ def check_3_out_holds_nothing(table: _Table, hand: _Hand) -> list[RoundError]:
     errors = []
     if hand.pips != 0:
         errors.append(
-            _hand_error(hand, "went_out_with_pips", f"went out, so has no pips left (not {hand.pips}).", "pips", 3)
+            _hand_error(
+                hand, "went_out_with_pips", _("went out, so has no pips left (not {pips}).", pips=hand.pips), "pips", 3
+            )
         )
     if hand.tiles_left:
         errors.append(
             _hand_error(
-                hand, "went_out_with_tiles", f"went out, so has no tiles left (not {hand.tiles_left}).", "tiles_left", 3
+                hand,
+                "went_out_with_tiles",
+                _("went out, so has no tiles left (not {count}).", count=hand.tiles_left),
+                "tiles_left",
+                3,
             )
         )
     if hand.double_blank and table.starting_double != 0:
         errors.append(
             _hand_error(
-                hand, "went_out_with_double_blank", "went out, so cannot be holding the 0-0.", "double_blank", 3
+                hand, "went_out_with_double_blank", _("went out, so cannot be holding the 0-0."), "double_blank", 3
             )
         )
     return errors
@@ -222,7 +245,7 @@ def check_4_double_only_going_out(hand: _Hand) -> list[RoundError]:
             _hand_error(
                 hand,
                 "ended_on_double_without_going_out",
-                "only the player who went out can have ended on a double.",
+                _("only the player who went out can have ended on a double."),
                 "ended_on_double",
                 4,
             )
@@ -235,7 +258,7 @@ def check_5_starting_double_in_set(rules: GameRules) -> RoundError:
     n = rules.tile_set
     return RoundError(
         "starting_double_not_in_set",
-        f"A double-{n} set has doubles 0-0 to {n}-{n}.",
+        _("A double-{n} set has doubles 0-0 to {top}.", n=n, top=f"{n}-{n}"),
         rule=5,
         field="starting_double",
     )
@@ -248,7 +271,7 @@ def check_6_no_double_blank_in_its_round(table: _Table, hand: _Hand) -> list[Rou
             _hand_error(
                 hand,
                 "holds_starting_double",
-                "0-0 started this round and is on the table, so nobody holds it.",
+                _("0-0 started this round and is on the table, so nobody holds it."),
                 "double_blank",
                 6,
             )
@@ -264,7 +287,7 @@ def check_6_one_double_blank(hands: list[_Hand]) -> list[RoundError]:
         "several_double_blanks",
         6,
         "double_blank",
-        "a set has one 0-0, but {names} are all marked as holding it.",
+        _("a set has one 0-0, but {names} are all marked as holding it.", names=_names(holders)),
     )
 
 
@@ -281,7 +304,12 @@ def check_7_pips_in_set(table: _Table, hand: _Hand) -> list[RoundError]:
     most = max_hand_pips(table.highest, table.starting_double)
     if 0 <= hand.pips <= most:
         return []
-    message = f"{hand.pips} pips is impossible: a hand holds 0 to {most} pips {table.where}."
+    message = _(
+        "{pips} pips is impossible: a hand holds 0 to {most} pips {where}.",
+        pips=hand.pips,
+        most=most,
+        where=table.where,
+    )
     return [_hand_error(hand, "pips_out_of_range", message, "pips", 7)]
 
 
@@ -289,31 +317,46 @@ def check_8_tiles_can_hold_pips(table: _Table, hand: _Hand) -> list[RoundError]:
     """Check 8: k tiles left can hold the pips; a player who did not go out holds a tile."""
     n, d = table.highest, table.starting_double
     if hand.tiles_left == 0:
-        message = "has no tiles left, so went out: mark them as gone out or enter the tiles left."
+        message = _("has no tiles left, so went out: mark them as gone out or enter the tiles left.")
         return [_hand_error(hand, "no_tiles_without_going_out", message, "tiles_left", 8)]
     if hand.tiles_left is None:
         if fewest_tiles_for(n, d, hand.pips, hand.double_blank, at_least=1) is not None:
             return []
         if d == 0:  # the 0-0 is on the table: no tile left in any hand is worth 0
-            message = "did not go out, so holds at least one tile, and with 0-0 on the table every tile is worth at least 1 pip: enter the pips left, or mark the player as gone out."
+            message = _(
+                "did not go out, so holds at least one tile, and with 0-0 on the table every tile is worth at least 1 pip: enter the pips left, or mark the player as gone out."
+            )
         else:
-            message = "did not go out, so holds at least one tile, and the only tile worth 0 pips is the 0-0: mark the 0-0, or mark the player as gone out."
+            message = _(
+                "did not go out, so holds at least one tile, and the only tile worth 0 pips is the 0-0: mark the 0-0, or mark the player as gone out."
+            )
         return [_hand_error(hand, "empty_hand", message, "pips", 8)]
     reach = hand_range(n, d, hand.tiles_left, hand.double_blank)
-    tiles = _plural(hand.tiles_left, "tile")
+    tiles = _tiles(hand.tiles_left)
     if reach is None:
         most_held = most_tiles(n, d, hand.double_blank)
-        message = f"{tiles} is more than a hand can hold {table.where} (at most {most_held})."
+        message = _(
+            "{tiles} is more than a hand can hold {where} (at most {most}).",
+            tiles=tiles,
+            where=table.where,
+            most=most_held,
+        )
         return [_hand_error(hand, "too_many_tiles", message, "tiles_left", 8)]
     if hand.pips in reach:
         return []
-    counting = f"{tiles} counting the 0-0" if hand.double_blank else tiles
+    counting = _("{tiles} counting the 0-0", tiles=tiles) if hand.double_blank else tiles
     bound = (
-        f"the most {counting} can hold is {reach.high}"
+        _("the most {tiles} can hold is {pips}", tiles=counting, pips=reach.high)
         if hand.pips > reach.high
-        else f"the least {counting} can hold is {reach.low}"
+        else _("the least {tiles} can hold is {pips}", tiles=counting, pips=reach.low)
     )
-    message = f"{tiles} cannot hold {hand.pips} pips {table.where} ({bound})."
+    message = _(
+        "{tiles} cannot hold {pips} pips {where} ({bound}).",
+        tiles=tiles,
+        pips=hand.pips,
+        where=table.where,
+        bound=bound,
+    )
     return [_hand_error(hand, "pips_unreachable", message, "pips", 8)]
 
 
@@ -330,11 +373,21 @@ def check_9_hands_fit_together(table: _Table, hands: list[_Hand]) -> list[RoundE
     if unknown == 0:
         reach = hand_range(n, d, known, holds)
         if reach is None:
-            problem = (
-                f"{_plural(known, 'tile')} in all is more than the {most_tiles(n, d, holds)} tiles left {table.where}"
+            problem = _(
+                "{tiles} in all is more than the {most} tiles left {where}",
+                tiles=_tiles(known),
+                most=most_tiles(n, d, holds),
+                where=table.where,
             )
         elif pips not in reach:
-            problem = f"{_plural(known, 'tile')} in all hold {reach.low} to {reach.high} pips {table.where}, not {pips}"
+            problem = _(
+                "{tiles} in all hold {low} to {high} pips {where}, not {pips}",
+                tiles=_tiles(known),
+                low=reach.low,
+                high=reach.high,
+                where=table.where,
+                pips=pips,
+            )
         else:
             return []
     else:
@@ -344,13 +397,27 @@ def check_9_hands_fit_together(table: _Table, hands: list[_Hand]) -> list[RoundE
         low = hand_range(n, d, at_least, holds)
         most = max_hand_pips(n, d)
         if low is not None and pips < low.low:
-            problem = f"{at_least} or more tiles in all hold at least {low.low} pips {table.where}, not {pips}"
+            problem = _(
+                "{count} or more tiles in all hold at least {low} pips {where}, not {pips}",
+                count=at_least,
+                low=low.low,
+                where=table.where,
+                pips=pips,
+            )
         else:
-            problem = f"all the tiles off the table hold at most {most} pips {table.where}, not {pips}"
+            problem = _(
+                "all the tiles off the table hold at most {most} pips {where}, not {pips}",
+                most=most,
+                where=table.where,
+                pips=pips,
+            )
     return [
         RoundError(
             "hands_unreachable",
-            f"{_names(holding)}: together these hands cannot come from one set: {problem}. Check their entries.",
+            _about(
+                _names(holding),
+                _("together these hands cannot come from one set: {problem}. Check their entries.", problem=problem),
+            ),
             rule=9,
             field="entries",
         )
@@ -361,20 +428,25 @@ def check_10_listed_tiles(table: _Table, entry: EntryInput, name: str) -> tuple[
     """Check 10 for one hand: a listed hand is real tiles, once each, not the starting double,
     and agrees with any numbers sent beside it (pips are required when no tiles are listed)."""
 
-    def error(code: str, message: str, field: str, rule: int = 10) -> RoundError:
-        return RoundError(code, f"{name}: {message}", rule=rule, player=entry.player, field=field)
+    def error(code: str, message: Text, field: str, rule: int = 10) -> RoundError:
+        return RoundError(code, _about(name, message), rule=rule, player=entry.player, field=field)
 
     if entry.tiles is None:
         if entry.pips is None:
-            return None, [error("pips_required", "enter the pips left in hand (or list the tiles).", "pips", rule=7)]
+            return None, [error("pips_required", _("enter the pips left in hand (or list the tiles)."), "pips", rule=7)]
         return _Hand(entry, name, entry.pips, entry.tiles_left, None, bool(entry.double_blank)), []
     if not entry.tiles and not entry.went_out:
-        message = "an empty tile list means no tiles, and only the player who went out has none: list the tiles left, or enter the pips instead."
+        message = _(
+            "an empty tile list means no tiles, and only the player who went out has none: list the tiles left, or enter the pips instead."
+        )
         return None, [error("empty_tile_list", message, "tiles")]
     most = tile_count(table.highest) - 1
     if len(entry.tiles) > most:
-        message = (
-            f"{len(entry.tiles)} tiles listed, but a double-{table.highest} set has {most} besides the starting double."
+        message = _(
+            "{count} tiles listed, but a double-{n} set has {most} besides the starting double.",
+            count=len(entry.tiles),
+            n=table.highest,
+            most=most,
         )
         return None, [error("too_many_tiles_listed", message, "tiles")]
 
@@ -384,31 +456,45 @@ def check_10_listed_tiles(table: _Table, entry: EntryInput, name: str) -> tuple[
         try:
             tiles.append(parse_tile(text, table.highest))
         except TileError as problem:
-            errors.append(error("not_a_tile", str(problem), "tiles"))
+            errors.append(error("not_a_tile", problem.message, "tiles"))
     for tile, count in Counter(tiles).items():
         if count > 1:
             errors.append(
-                error("duplicate_tile", f"{tile} is listed {count} times; a set has one of each tile.", "tiles")
+                error(
+                    "duplicate_tile",
+                    _("{tile} is listed {count} times; a set has one of each tile.", tile=str(tile), count=count),
+                    "tiles",
+                )
             )
     starting = double(table.starting_double)
     if starting in tiles:
-        message = f"{starting} started this round and is on the table, not in a hand."
+        message = _("{tile} started this round and is on the table, not in a hand.", tile=str(starting))
         errors.append(error("holds_starting_double", message, "tiles", rule=5))
     if errors:
         return None, errors
 
     pips = sum(tile.pips for tile in tiles)
     holds = DOUBLE_BLANK in tiles
-    listed = ", ".join(str(tile) for tile in sorted(tiles, reverse=True)) or "no tiles"
+    listed = ", ".join(str(tile) for tile in sorted(tiles, reverse=True)) or _("no tiles")
     if entry.pips is not None and entry.pips != pips:
-        message = f"the tiles listed ({listed}) add up to {pips} pips, not {entry.pips}."
+        message = _(
+            "the tiles listed ({tiles}) add up to {pips} pips, not {entered}.",
+            tiles=listed,
+            pips=pips,
+            entered=entry.pips,
+        )
         errors.append(error("pips_disagree_with_tiles", message, "pips"))
     if entry.tiles_left is not None and entry.tiles_left != len(tiles):
-        message = f"the list has {_plural(len(tiles), 'tile')} but tiles left says {entry.tiles_left}."
+        message = _(
+            "the list has {tiles} but tiles left says {count}.", tiles=_tiles(len(tiles)), count=entry.tiles_left
+        )
         errors.append(error("tiles_left_disagree_with_tiles", message, "tiles_left"))
     if entry.double_blank is not None and entry.double_blank != holds:
-        said = "holds" if entry.double_blank else "does not hold"
-        message = f"the entry says the player {said} the 0-0 but the tiles listed say otherwise."
+        message = (
+            _("the entry says the player holds the 0-0 but the tiles listed say otherwise.")
+            if entry.double_blank
+            else _("the entry says the player does not hold the 0-0 but the tiles listed say otherwise.")
+        )
         errors.append(error("double_blank_disagrees_with_tiles", message, "double_blank"))
     return _Hand(entry, name, pips, len(tiles), tuple(tiles), holds), errors
 
@@ -420,7 +506,11 @@ def check_10_tiles_in_one_hand(hands: list[_Hand]) -> list[RoundError]:
     for hand in hands:
         for tile in hand.tiles or ():
             if tile in seen:
-                message = f"{tile} is also listed for {seen[tile].name}; a set has one of each tile."
+                message = _(
+                    "{tile} is also listed for {name}; a set has one of each tile.",
+                    tile=str(tile),
+                    name=seen[tile].name,
+                )
                 errors.append(_hand_error(hand, "tile_in_two_hands", message, "tiles", 10))
             seen[tile] = hand
     return errors
@@ -456,24 +546,21 @@ def check_11_hands_fill_at_once(table: _Table, hands: list[_Hand]) -> list[Round
         clash = tuple(open_hands)
     if len(clash) == 1:
         clash = (*clash, *(hand for hand in hands if hand.tiles))
-    message = (
-        f"these hands cannot all be dealt at once {table.where}: "
-        "there are not enough different tiles with those pips. Check their entries."
+    message = _(
+        "these hands cannot all be dealt at once {where}: there are not enough different tiles with those pips. Check their entries.",
+        where=table.where,
     )
     return [
         RoundError(
-            "hands_cannot_be_dealt_together", f"{_names(clash)}: {message}", rule=11, player=None, field="entries"
+            "hands_cannot_be_dealt_together", _about(_names(clash), message), rule=11, player=None, field="entries"
         )
     ]
 
 
-def _only_one(hands: list[_Hand], code: str, rule: int, field: str, message: str) -> list[RoundError]:
+def _only_one(hands: list[_Hand], code: str, rule: int, field: str, message: Text) -> list[RoundError]:
     """An error for each hand past the first one marked with something only one hand can have."""
-    names = ", ".join(hand.name for hand in hands)
     return [
-        RoundError(
-            code, f"{hand.name}: {message.format(names=names)}", rule=rule, player=hand.entry.player, field=field
-        )
+        RoundError(code, _about(hand.name, message), rule=rule, player=hand.entry.player, field=field)
         for hand in hands[1:]
     ]
 

@@ -4,6 +4,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .game import GameRules, open_positions
+from .text import _
 
 
 def penalty(rules: GameRules, *, double_blank: bool, ended_on_double: bool) -> int:
@@ -22,7 +23,7 @@ def standings(seats: Sequence[tuple[Hashable, str]], totals: Mapping[Hashable, i
     """Lowest total first; equal totals share a rank (1, 1, 3); seat order breaks display ties."""
     ordered = sorted(enumerate(seats), key=lambda item: (totals.get(item[1][0], 0), item[0]))
     result: list[Standing] = []
-    for place, (_, (player, name)) in enumerate(ordered, start=1):
+    for place, (_seat, (player, name)) in enumerate(ordered, start=1):
         total = totals.get(player, 0)
         rank = result[-1].rank if result and result[-1].total == total else place
         result.append(Standing(player, name, total, rank))
@@ -139,9 +140,11 @@ class GameState:
     def marker_after(self, rules: GameRules, position: int) -> str | None:
         """What a sheet marks after a position: where an extended ladder turns, where a pass ends."""
         if rules.extended and rules.double_at(position) in (0, rules.tile_set) and position > 0:
-            return "the ladder turns: back up" if rules.double_at(position) == 0 else "the ladder turns: back down"
+            return (
+                _("the ladder turns: back up") if rules.double_at(position) == 0 else _("the ladder turns: back down")
+            )
         if rules.target_score is not None and position == rules.pass_end(position):
-            return "end of a pass: the doubles start again from the top"
+            return _("end of a pass: the doubles start again from the top")
         return None
 
     @property

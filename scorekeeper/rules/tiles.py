@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import accumulate
 
+from .text import Text, _
+
 SUPPORTED_SETS = (6, 9, 12, 15, 18)
 DEFAULT_SET = 12
 
@@ -48,6 +50,10 @@ DOUBLE_BLANK = Tile(0, 0)
 class TileError(ValueError):
     """A piece of text that is not a tile of the set in play."""
 
+    def __init__(self, message: Text):
+        super().__init__(message)
+        self.message = message
+
 
 def double(value: int) -> Tile:
     return Tile(value, value)
@@ -59,10 +65,10 @@ def parse_tile(text: str, highest: int) -> Tile:
     match = _TILE_TEXT.match(unicodedata.normalize("NFKC", text)) if isinstance(text, str) else None
     if match is None:
         shown = text if len(str(text)) <= 12 else f"{str(text)[:12]}…"
-        raise TileError(f'"{shown}" is not a tile: write two numbers joined by a dash, like "3-4"')
+        raise TileError(_('"{text}" is not a tile: write two numbers joined by a dash, like "3-4"', text=shown))
     tile = Tile.of(int(match[1]), int(match[2]))
     if tile.high > highest:
-        raise TileError(f'"{text}" is not in a double-{highest} set (its ends go from 0 to {highest})')
+        raise TileError(_('"{text}" is not in a double-{n} set (its ends go from 0 to {n})', text=text, n=highest))
     return tile
 
 

@@ -30,7 +30,7 @@ def log_in(page, email, password="table-talk-42"):
     page.goto(reverse("account_login"))
     page.locator("#id_login").fill(email)
     page.locator("#id_password").fill(password)
-    page.locator("form button[type=submit]").last.click()
+    page.locator("main form button[type=submit]").last.click()
     page.wait_for_url(lambda url: "/accounts/login" not in url)
 
 

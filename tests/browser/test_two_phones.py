@@ -111,7 +111,7 @@ def test_an_invite_link_brings_a_new_person_in_through_sign_up(family, browser, 
     newcomer.locator("#id_email").fill("newcomer@family.example")
     newcomer.locator("#id_password1").fill("table-talk-42")
     newcomer.locator("#id_password2").fill("table-talk-42")
-    newcomer.locator("form button[type=submit]").last.click()
+    newcomer.locator("main form button[type=submit]").last.click()
     expect(newcomer.get_by_role("heading", name="Join Family")).to_be_visible()
     newcomer.get_by_role("button", name="Join Family").click()
     expect(newcomer.locator(".messages")).to_contain_text("You joined Family")

@@ -1,4 +1,27 @@
 // Small enhancements; every page works without them. Delegated listeners survive htmx swaps.
+
+// The scripts' words in the page's language: base.html carries them as a JSON data block
+// (scorekeeper/i18n.py), looked up by their English text; {name} fields are filled in.
+window.scorekeeperText = (function () {
+  "use strict";
+  let strings = null;
+  function table() {
+    if (strings === null) {
+      try { strings = JSON.parse(document.getElementById("script-strings").textContent); } catch (error) { strings = {}; }
+    }
+    return strings;
+  }
+  function fill(text, params) {
+    return text.replace(/\{(\w+)\}/g, (whole, name) => (params && name in params ? String(params[name]) : whole));
+  }
+  function t(english, params) { return fill(typeof table()[english] === "string" ? table()[english] : english, params); }
+  function tn(singular, plural, count, params) {
+    const forms = Array.isArray(table()[singular]) ? table()[singular] : [singular, plural];
+    return fill(count === 1 ? forms[0] : forms[1], Object.assign({ count: count }, params));
+  }
+  return { t: t, tn: tn, lang: () => document.documentElement.lang || undefined };
+})();
+
 (function () {
   "use strict";
   let tapped = 0;
@@ -8,7 +31,7 @@
     const chosen = boxes.filter((box) => box.checked);
     chosen.sort((a, b) => (Number(a.dataset.order) || 1e9) - (Number(b.dataset.order) || 1e9));
     boxes.forEach((box) => { box.parentElement.querySelector(".seat-number").textContent = ""; });
-    chosen.forEach((box, index) => { box.parentElement.querySelector(".seat-number").textContent = "seat " + (index + 1); });
+    chosen.forEach((box, index) => { box.parentElement.querySelector(".seat-number").textContent = window.scorekeeperText.t("seat {number}", { number: index + 1 }); });
     const order = form.querySelector("input[name=seat_order]");
     if (order) order.value = chosen.map((box) => box.value).join(",");
   }
@@ -154,7 +177,7 @@
     const grid = document.createElement("div");
     grid.className = "tiles-grid";
     grid.setAttribute("role", "group");
-    grid.setAttribute("aria-label", `${row.dataset.player}'s tiles`);
+    grid.setAttribute("aria-label", window.scorekeeperText.t("{name}'s tiles", { name: row.dataset.player }));
     for (let a = top; a >= 0; a--) {
       for (let b = a; b >= 0; b--) {
         const button = document.createElement("button");
@@ -179,7 +202,7 @@
     done.type = "button";
     done.className = "big picker-done";
     done.dataset.pickerDone = "";
-    done.textContent = "Done";
+    done.textContent = window.scorekeeperText.t("Done");
     panel.append(sum, grid, done);
   }
 
@@ -196,8 +219,10 @@
       });
       const pips = Array.from(mine).reduce((total, tile) => total + pipsOf(tile), 0);
       const count = mine.size;
-      panel.querySelector(".picker-sum").textContent =
-        `${row.dataset.player}: ${count} tile${count === 1 ? "" : "s"}, ${pips} pips${mine.has("0-0") ? ", holds the 0-0" : ""}`;
+      const { t, tn } = window.scorekeeperText;
+      const parts = [tn("{count} tile", "{count} tiles", count), t("{pips} pips", { pips: pips })];
+      if (mine.has("0-0")) parts.push(t("holds the 0-0"));
+      panel.querySelector(".picker-sum").textContent = `${row.dataset.player}: ${parts.join(", ")}`;
     });
   }
 
@@ -270,15 +295,16 @@
       lock.addEventListener("release", () => { lock = null; show(button); });
     } catch (error) {
       lock = null;
-      button.textContent = "Screen lock unavailable";
+      button.textContent = window.scorekeeperText.t("Screen lock unavailable");
+      button.dataset.unavailable = "1";
     }
     show(button);
   }
   function show(button) {
     if (!button.isConnected) return;
     button.setAttribute("aria-pressed", lock ? "true" : "false");
-    if (lock || !button.textContent.includes("unavailable")) {
-      button.textContent = lock ? "Screen stays on" : "Keep the screen on";
+    if (lock || !button.dataset.unavailable) {
+      button.textContent = window.scorekeeperText.t(lock ? "Screen stays on" : "Keep the screen on");
     }
   }
   function setUp() {
@@ -345,7 +371,7 @@ document.documentElement.dataset.js = "ready";
       } else if (response.status === 404) {
         stopped = true;
         body.classList.add("stale");
-        show("gone", "This live link was stopped");
+        show("gone", window.scorekeeperText.t("This live link was stopped"));
         return;
       } else if (response.status === 429) {
         delay = 1000 * (Number(response.headers.get("Retry-After")) || 10);
@@ -353,17 +379,17 @@ document.documentElement.dataset.js = "ready";
         throw new Error(String(response.status));
       }
       failures = 0;
-      show("live", "live");
+      show("live", window.scorekeeperText.t("live"));
     } catch (error) {
       failures += 1;
-      show("reconnecting", "reconnecting…");
+      show("reconnecting", window.scorekeeperText.t("reconnecting…"));
       delay = Math.min(every * 2 ** failures, 15000);
     }
     later(delay);
   }
   document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") poll(); });
   window.addEventListener("online", () => poll());
-  window.addEventListener("offline", () => show("reconnecting", "reconnecting…"));
+  window.addEventListener("offline", () => show("reconnecting", window.scorekeeperText.t("reconnecting…")));
   later(every);
 
   // TV mode: large type for a screen across the table; remembered on this device.

@@ -40,10 +40,10 @@
     if (cookie) return cookie.slice(cookie.indexOf("=") + 1);
     try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (error) { return ""; }
   }
-  function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+  const { t, tn } = window.scorekeeperText;
   function clock(iso) {
     const when = new Date(iso);
-    return isNaN(when) ? "" : when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    return isNaN(when) ? "" : when.toLocaleTimeString(window.scorekeeperText.lang(), { hour: "2-digit", minute: "2-digit" });
   }
 
   // ---- one round, as typed -------------------------------------------------------------------
@@ -53,10 +53,10 @@
       const value = (selector) => { const box = row.querySelector(selector); return box ? box.value.trim() : ""; };
       const ticked = (selector) => { const box = row.querySelector(selector); return Boolean(box && box.checked); };
       const parts = [];
-      if (ticked("input.went_out")) parts.push(ticked("input.ended_on_double") ? "out on a double" : "out");
-      if (value("input.pips") && !(ticked("input.went_out") && value("input.pips") === "0")) parts.push(`${value("input.pips")} pips`);
+      if (ticked("input.went_out")) parts.push(t(ticked("input.ended_on_double") ? "out on a double" : "out"));
+      if (value("input.pips") && !(ticked("input.went_out") && value("input.pips") === "0")) parts.push(t("{pips} pips", { pips: value("input.pips") }));
       if (value("input.tile-list")) parts.push(value("input.tile-list"));
-      if (ticked("input.double_blank")) parts.push("held the 0-0");
+      if (ticked("input.double_blank")) parts.push(t("held the 0-0"));
       return `${row.dataset.player}: ${parts.join(", ") || "–"}`;
     });
     return {
@@ -82,12 +82,12 @@
     if ((response.headers.get("Content-Type") || "").startsWith("application/json")) data = await response.json().catch(() => null);
     if (response.status === 201) return { state: "saved" };
     if (!data) {
-      if (response.status === 403) return { state: "refused", errors: ["You may not record rounds in this game (or your session ended: log in again)."] };
-      if (response.redirected) return { state: "waiting", note: "Log in again to send it." };
+      if (response.status === 403) return { state: "refused", errors: [t("You may not record rounds in this game (or your session ended: log in again).")] };
+      if (response.redirected) return { state: "waiting", note: t("Log in again to send it.") };
       return { state: "waiting" };  // the server is down or busy: later
     }
     if (data.retry) return { state: "waiting" };
-    return { state: "refused", errors: data.errors || [`The server refused this round (${response.status}).`], confirm: data.confirm || "" };
+    return { state: "refused", errors: data.errors || [t("The server refused this round ({status}).", { status: response.status })], confirm: data.confirm || "" };
   }
 
   // Every round waiting, oldest first; stop at the first that cannot go, so the order holds.
@@ -137,7 +137,7 @@
     strong.textContent = `${item.double}-${item.double}`;
     const state = document.createElement("span");
     state.className = "outbox-state";
-    state.textContent = item.state === "refused" ? " not saved by the server" : " waiting to sync";
+    state.textContent = " " + t(item.state === "refused" ? "not saved by the server" : "waiting to sync");
     head.append(strong, state);
     const values = document.createElement("p");
     values.className = "muted";
@@ -150,8 +150,8 @@
       item.errors.forEach((message) => { const line = document.createElement("li"); line.textContent = message; errors.append(line); });
       const actions = document.createElement("p");
       actions.className = "outbox-actions";
-      if (item.confirm) actions.append(button("Save anyway", () => saveAnyway(item)));
-      actions.append(button("Fix", () => fix(item), Boolean(item.confirm)), button("Discard", () => discard(item), true));
+      if (item.confirm) actions.append(button(t("Save anyway"), () => saveAnyway(item)));
+      actions.append(button(t("Fix"), () => fix(item), Boolean(item.confirm)), button(t("Discard"), () => discard(item), true));
       li.append(errors, actions);
     }
     return li;
@@ -181,7 +181,7 @@
   }
 
   async function discard(item) {
-    if (!window.confirm(`Discard the round ${item.double}-${item.double} saved on this phone? It has not reached the server.`)) return;
+    if (!window.confirm(t("Discard the round {double} saved on this phone? It has not reached the server.", { double: `${item.double}-${item.double}` }))) return;
     await outbox.remove(item.key);
     refresh();
   }
@@ -207,17 +207,17 @@
     const parts = [];
     const saved = document.getElementById("offline-saved");
     if (saved && navigator.onLine) {
-      parts.push(`Back online: this page is from ${clock(saved.dataset.saved)}. `);
-      parts.push(button("Show the latest", () => location.reload(), true));
+      parts.push(t("Back online: this page is from {time}.", { time: clock(saved.dataset.saved) }) + " ");
+      parts.push(button(t("Show the latest"), () => location.reload(), true));
       parts.push(" ");
-    } else if (saved) parts.push(`Offline: last updated ${clock(saved.dataset.saved)}. `);
-    else if (!navigator.onLine) parts.push("Offline. ");
+    } else if (saved) parts.push(t("Offline: last updated {time}.", { time: clock(saved.dataset.saved) }) + " ");
+    else if (!navigator.onLine) parts.push(t("Offline.") + " ");
     const waiting = items.filter((item) => item.state === "waiting").length;
-    if (waiting) parts.push(`${plural(waiting, "round")} waiting to sync. `);
-    else if (saved || !navigator.onLine) parts.push("Rounds you save wait on this phone. ");
+    if (waiting) parts.push(tn("{count} round waiting to sync.", "{count} rounds waiting to sync.", waiting) + " ");
+    else if (saved || !navigator.onLine) parts.push(t("Rounds you save wait on this phone.") + " ");
     if (updateReady) {
-      parts.push("A new version is ready. ");
-      parts.push(button("Reload", () => { reloading = true; updateReady.waiting && updateReady.waiting.postMessage({ type: "skip-waiting" }); }, true));
+      parts.push(t("A new version is ready.") + " ");
+      parts.push(button(t("Reload"), () => { reloading = true; updateReady.waiting && updateReady.waiting.postMessage({ type: "skip-waiting" }); }, true));
     }
     say(parts.map((part) => (typeof part === "string" ? document.createTextNode(part) : part)));
   }
@@ -234,7 +234,7 @@
     Array.from(select.options).forEach((option) => { if (taken.has(Number(option.value))) option.remove(); });
     if (select.options.length) select.selectedIndex = 0;
     const title = document.getElementById("round-title");
-    if (title) title.textContent = `Round ${Number(form.dataset.nextNumber) + waiting.length}`;
+    if (title) title.textContent = t("Round {number}", { number: Number(form.dataset.nextNumber) + waiting.length });
   }
 
   // ---- events ----------------------------------------------------------------------------------
@@ -267,7 +267,10 @@
       event.stopImmediatePropagation();
       let waiting = [];
       try { waiting = await outbox.all(); } catch (error) { waiting = []; }
-      if (waiting.length && !window.confirm(`${plural(waiting.length, "round")} saved on this phone ${waiting.length === 1 ? "has" : "have"} not reached the server and will be lost. Log out anyway?`)) return;
+      if (waiting.length && !window.confirm(tn(
+        "{count} round saved on this phone has not reached the server and will be lost. Log out anyway?",
+        "{count} rounds saved on this phone have not reached the server and will be lost. Log out anyway?",
+        waiting.length))) return;
       await forget();
       form.dataset.cleared = "1";
       form.submit();
