@@ -360,12 +360,13 @@ class RoundList(APIView):
 
 
 def _round(user, game_pk, number, *, write=False):
-    """A round of a game in the user's scorebooks (404 otherwise); for a write, 403 for a viewer."""
+    """A round of a game in the user's scorebooks (404 otherwise); for a write, 403 for a viewer.
+    A write leaves its entries unread: the services lock the game, then read what they change."""
     game = game_to_write(user, game_pk) if write else get_object_or_404(Game.objects.for_user(user), pk=game_pk)
     rounds = game.rounds.select_related("recorded_by", "corrected_by")
-    round_ = get_object_or_404(
-        rounds.prefetch_related(Prefetch("entries", Entry.objects.order_by("position"))), number=number
-    )
+    if not write:
+        rounds = rounds.prefetch_related(Prefetch("entries", Entry.objects.order_by("position")))
+    round_ = get_object_or_404(rounds, number=number)
     round_.game = game
     return round_
 

@@ -77,15 +77,15 @@ def test_recording_correcting_and_undoing_a_round_cost_a_fixed_number_of_queries
         response = app.post(url, tile_body(game, next_double - 1), headers={"Idempotency-Key": "b"})
     assert response.status_code == 201 and response.json()["entries"][2]["tiles_left"] == 3
     number = rounds + 2
-    # 1-3 token and user; 4 the game with the role; 5 the round and who recorded it, 6 its entries;
-    # 7 lock the game; 8 the round again, under the lock; 9 seats + players; 10 delete its entries;
-    # 11 insert the new ones; 12 the round; 13 its history row; 14 every entry of the game; 15 seats;
-    # 16 game; 2 savepoints. (A correction that ends the game counts the rounds: one query more.)
-    with django_assert_num_queries(16 + 2):
+    # 1-3 token and user; 4 the game with the role; 5 the round and who recorded it; 6 lock the
+    # game; 7 the round again, under the lock; 8 seats + players; 9 delete its entries; 10 insert the
+    # new ones; 11 the round; 12 its history row; 13 every entry of the game; 14 seats; 15 game;
+    # 2 savepoints. (A correction that ends the game counts the rounds: one query more.)
+    with django_assert_num_queries(15 + 2):
         response = app.put(f"{url}{number}/", round_body(game, next_double - 1, *range(4, 3 + players)))
     assert response.status_code == 200 and response.json()["corrected_by"]["email"] == "ann@example.com"
-    # 1-3 token and user; 4 game with role; 5 round, 6 its entries; 7 lock the game; 8 the last round,
-    # 9 its entries (kept for restore); 10 save them on the game; 11 delete its entries, 12 the round;
-    # 13 its history row; 14 seats + players; 15 every entry; 16 seats; 17 game; 2 savepoints.
-    with django_assert_num_queries(17 + 2):
+    # 1-3 token and user; 4 game with role; 5 the round; 6 lock the game; 7 the last round, 8 its
+    # entries (kept for restore); 9 save them on the game; 10 delete its entries, 11 the round;
+    # 12 its history row; 13 seats + players; 14 every entry; 15 seats; 16 game; 2 savepoints.
+    with django_assert_num_queries(16 + 2):
         assert app.delete(f"{url}{number}/").status_code == 204

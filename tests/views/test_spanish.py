@@ -17,7 +17,7 @@ from django.utils import translation
 from django.utils.formats import date_format
 
 from scorekeeper import live as live_links
-from scorekeeper import services
+from scorekeeper import scorebooks, services
 from scorekeeper.demo import play_game
 from scorekeeper.models import Game
 from scorekeeper.rules.game import GameRules
@@ -213,8 +213,18 @@ def test_every_page_of_a_game_night_reads_in_spanish_without_an_english_sentence
     assert {url: english for url, english in left.items() if english} == {}
 
 
+def test_an_invite_reads_in_spanish_to_the_one_who_opens_it(client, night):
+    book = night["user"].memberships.get().scorebook
+    invite = scorebooks.invite(book=book, role="owner", by=night["user"], invite_role="viewer")
+    client.force_login(UserFactory(email="chuy@example.com"))
+    html = client.get(reverse("invite", args=[invite.code]), **SPANISH).content.decode()
+    assert "te invita a anotar juntos, como <strong>Lector</strong>" in html
+    assert english_left(html) == []
+
+
 def test_the_pages_before_signing_in_read_in_spanish(client):
-    for url in (reverse("home"), reverse("account_login"), reverse("account_signup"), reverse("rules")):
+    for name in ("home", "account_login", "account_signup", "account_reset_password", "rules", "offline"):
+        url = reverse(name)
         response = client.get(url, **SPANISH)
         assert response.status_code == 200, url
         assert english_left(response.content.decode()) == [], url
