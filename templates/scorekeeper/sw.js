@@ -73,8 +73,15 @@ self.addEventListener("fetch", (event) => {
   const pageRequest = request.mode === "navigate" || request.headers.get("HX-Request") === "true";
   if (!pageRequest) return;
   if (isPage(url.href)) {
-    // The network first (the sheet must be current), the kept copy when there is none.
-    event.respondWith(fetch(request).then(keep).catch(async () => (await kept(url.href)) || offlinePage()));
+    // The network first (the sheet must be current), the kept copy when there is none. The copy is
+    // kept beside the answer: a cache that fails (or is slow) never puts an older page in its place.
+    event.respondWith(fetch(request).then(
+      (response) => {
+        event.waitUntil(keep(response.clone()).catch(() => null));
+        return response;
+      },
+      async () => (await kept(url.href)) || offlinePage(),
+    ));
   } else if (request.mode === "navigate") {
     event.respondWith(fetch(request).catch(offlinePage));
   }

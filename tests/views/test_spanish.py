@@ -348,3 +348,11 @@ def test_the_rules_messages_are_made_in_the_requests_language_and_keep_their_eng
     with translation.override("en"), pytest.raises(InvalidRound) as english:
         score_round(GameRules(tile_set=6), 6, seats, entries)
     assert english.value.errors[0].message == error.message.render(English())
+
+
+def test_the_password_reset_mail_is_written_in_the_language_it_was_asked_in(client, mailoutbox):
+    UserFactory(email="lupe@example.com")
+    client.post(reverse("account_reset_password"), {"email": "lupe@example.com"}, **SPANISH)
+    (message,) = mailoutbox
+    assert "restablecer contraseña" in message.subject
+    assert "Haga clic en el siguiente enlace para restablecer su contraseña" in message.body
