@@ -12,8 +12,11 @@ keep-alive connection:
     round by totals     POST /api/v1/games/{id}/rounds/ (4 players; every 13th round ends a game)
     round by tiles      the same with tile lists
     correct a round     PUT /api/v1/games/{id}/rounds/{n}/
-It prints each one's median and 95th percentile, its ratio to its baseline, and the growth of
-the ratios from the smallest size to the largest.
+Each path is timed in turn with its baseline, one request of each after the other, so that a slow
+moment of the machine (it has two cores, shared by server, database and client) lands on both: a
+path's ratio is its median over the median of the baseline requests made between its own. It prints
+each one's median and 95th percentile, that ratio, and the growth of the ratios from the smallest
+size to the largest.
 
     .venv/bin/python bench/run.py [--sizes 100 1000 10000] [--requests 200]
 """
@@ -78,18 +81,23 @@ def serve():
     raise RuntimeError("gunicorn did not start")
 
 
-def timed(conn, requests, make):
-    """`make(i)` gives (method, path, body, headers); median and p95 in ms of `requests` calls."""
+def timed(conn, requests, make, baseline=None):
+    """`make(i)` gives (method, path, body, headers): the median and p95 in ms of `requests` calls,
+    and with a `baseline` (another make) the median of as many baseline calls made in between."""
+    makes = [make] if baseline is None else [make, baseline]
     for i in range(5):  # warm up: connections, caches, query plans
-        call(conn, *make(-1 - i))
-    samples = []
+        for each in makes:
+            call(conn, *each(-1 - i))
+    samples = [[] for _ in makes]
     for i in range(requests):
-        args = make(i)
-        start = time.perf_counter()
-        call(conn, *args)
-        samples.append((time.perf_counter() - start) * 1000)
-    samples.sort()
-    return statistics.median(samples), samples[int(len(samples) * 0.95) - 1]
+        for each, times in zip(makes, samples, strict=True):
+            args = each(i)
+            start = time.perf_counter()
+            call(conn, *args)
+            times.append((time.perf_counter() - start) * 1000)
+    ours = sorted(samples[0])
+    base = statistics.median(samples[1]) if baseline else statistics.median(ours)
+    return statistics.median(ours), ours[int(len(ours) * 0.95) - 1], base
 
 
 def call(conn, method, path, body=None, headers=None):
@@ -162,28 +170,44 @@ def measure(size, requests):
 
         return make
 
+    names = iter(range(10**9))
+
+    def trivial(i):
+        return "GET", "/api/v1/me/", None, auth
+
+    def one_row(i):
+        return "POST", "/api/v1/players/", {"name": f"P{next(names)}", "scorebook": book}, auth
+
     row = {}
-    row["trivial"] = timed(conn, requests, lambda i: ("GET", "/api/v1/me/", None, auth))
-    row["game detail"] = timed(conn, requests, lambda i: ("GET", f"/api/v1/games/{done}/", None, auth))
-    row["sheet page"] = timed(conn, requests, lambda i: ("GET", f"/games/{done}/", None, cookie))
-    row["leaderboard"] = timed(conn, requests, lambda i: ("GET", "/api/v1/leaderboard/?sort=rating", None, auth))
-    row["player stats"] = timed(conn, requests, lambda i: ("GET", f"/api/v1/players/{top}/stats/", None, auth))
-    row["one-row create"] = timed(
-        conn, requests, lambda i: ("POST", "/api/v1/players/", {"name": f"P{i}", "scorebook": book}, auth)
+    row["trivial"] = timed(conn, requests, trivial)
+    row["game detail"] = timed(conn, requests, lambda i: ("GET", f"/api/v1/games/{done}/", None, auth), trivial)
+    row["sheet page"] = timed(conn, requests, lambda i: ("GET", f"/games/{done}/", None, cookie), trivial)
+    # The sheet page against the API's game detail of the same game, timed in turn as well.
+    row["sheet vs detail"] = timed(
+        conn,
+        requests,
+        lambda i: ("GET", f"/games/{done}/", None, cookie),
+        lambda i: ("GET", f"/api/v1/games/{done}/", None, auth),
     )
-    row["round by totals"] = timed(conn, requests, next_round(False))
-    row["round by tiles"] = timed(conn, requests, next_round(True))
+    row["leaderboard"] = timed(
+        conn, requests, lambda i: ("GET", "/api/v1/leaderboard/?sort=rating", None, auth), trivial
+    )
+    row["player stats"] = timed(conn, requests, lambda i: ("GET", f"/api/v1/players/{top}/stats/", None, auth), trivial)
+    row["one-row create"] = timed(conn, requests, one_row)
+    row["round by totals"] = timed(conn, requests, next_round(False), one_row)
+    row["round by tiles"] = timed(conn, requests, next_round(True), one_row)
     if games[-1]["next"] < 0:  # the last game has just ended: start one more, to correct its round
         call(conn, *next_round(False)(0))
     game = games[-1]
     row["correct a round"] = timed(conn, requests, lambda i: (
         "PUT", f"/api/v1/games/{game['id']}/rounds/{game['rounds']}/",
         round_body(players, game["next"] + 1, False, shift=i % 2), auth,
-    ))  # fmt: skip
+    ), one_row)  # fmt: skip
     return row
 
 
 READS = ["game detail", "sheet page", "leaderboard", "player stats"]
+BASELINES = {"sheet vs detail": "game detail"} | dict.fromkeys(READS, "trivial")
 WRITES = ["round by totals", "round by tiles", "correct a round"]
 
 
@@ -212,19 +236,21 @@ def main():
             server.wait()
 
     print()
-    print(f"{'games':>6} | {'endpoint':<16} | {'median ms':>9} | {'p95 ms':>7} | {'ratio':>6} | baseline")
-    print("-" * 72)
+    baselines = BASELINES | dict.fromkeys(WRITES, "one-row create")
+    shown = ["trivial", *READS, "sheet vs detail", "one-row create", *WRITES]
+    print(
+        f"{'games':>6} | {'endpoint':<16} | {'median ms':>9} | {'p95 ms':>7} | {'its base':>8} | {'ratio':>6} | baseline"
+    )
+    print("-" * 84)
     for size, row in results:
-        for name in ["trivial", *READS, "one-row create", *WRITES]:
-            median, p95 = row[name]
-            base = "trivial" if name in READS else "one-row create" if name in WRITES else None
-            ratio = f"{median / row[base][0]:>6.2f}" if base else f"{1:>6.2f}"
-            print(f"{size:>6} | {name:<16} | {median:>9.2f} | {p95:>7.2f} | {ratio} | {base or ''}")
+        for name in shown:
+            median, p95, base = row[name]
+            print(f"{size:>6} | {name:<16} | {median:>9.2f} | {p95:>7.2f} | {base:>8.2f} | {median / base:>6.2f} | "
+                  f"{baselines.get(name, '')}")  # fmt: skip
     (first_size, first), (last_size, last) = results[0], results[-1]
     print()
-    for name in [*READS, *WRITES]:
-        base = "trivial" if name in READS else "one-row create"
-        before, after = first[name][0] / first[base][0], last[name][0] / last[base][0]
+    for name in [*READS, "sheet vs detail", *WRITES]:
+        before, after = first[name][0] / first[name][2], last[name][0] / last[name][2]
         print(f"{name:<16} ratio {before:.2f} at {first_size} -> {after:.2f} at {last_size} games: "
               f"grows {after / before:.2f}x (median {last[name][0] / first[name][0]:.2f}x)")  # fmt: skip
 
