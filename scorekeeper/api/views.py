@@ -362,11 +362,14 @@ class RoundList(APIView):
 def _round(user, game_pk, number, *, write=False):
     """A round of a game in the user's scorebooks (404 otherwise); for a write, 403 for a viewer.
     A write leaves its entries unread: the services lock the game, then read what they change."""
-    game = game_to_write(user, game_pk) if write else get_object_or_404(Game.objects.for_user(user), pk=game_pk)
-    rounds = game.rounds.select_related("recorded_by", "corrected_by")
-    if not write:
-        rounds = rounds.prefetch_related(Prefetch("entries", Entry.objects.order_by("position")))
-    round_ = get_object_or_404(rounds, number=number)
+    if write:
+        game = game_to_write(user, game_pk)
+        round_ = get_object_or_404(game.rounds.only("pk", "game_id", "number"), number=number)
+    else:
+        game = get_object_or_404(Game.objects.for_user(user), pk=game_pk)
+        rounds = game.rounds.select_related("recorded_by", "corrected_by")
+        entries = Prefetch("entries", Entry.objects.order_by("position"))
+        round_ = get_object_or_404(rounds.prefetch_related(entries), number=number)
     round_.game = game
     return round_
 
