@@ -356,3 +356,16 @@ def test_the_password_reset_mail_is_written_in_the_language_it_was_asked_in(clie
     (message,) = mailoutbox
     assert "restablecer contraseña" in message.subject
     assert "Haga clic en el siguiente enlace para restablecer su contraseña" in message.body
+
+
+def test_a_surprising_round_asks_in_spanish_before_saving(client, night):
+    client.force_login(night["user"])
+    playing = night["playing"]
+    seats = [seat.player_id for seat in playing.seats.order_by("position")]
+    data = {"starting_double": 4, "version": playing.version, f"p{seats[0]}_went_out": "on", f"p{seats[0]}_pips": 0}
+    data |= {f"p{seats[1]}_pips": 99, f"p{seats[2]}_pips": 3}  # possible, but more than a deal holds
+    html = client.post(reverse("record_round", args=[playing.pk]), data, **SPANISH).content.decode()
+    text = visible_text(html)
+    assert "Revisa antes de guardar:" in text and "Guardar de todos modos" in text
+    assert "Memo: 99 puntos es más de lo que suman las" in text
+    assert english_left(html) == []
