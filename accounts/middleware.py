@@ -1,6 +1,6 @@
 import json
 
-from django.utils import translation
+from django.conf import settings
 
 
 class LoginRateLimitMiddleware:
@@ -25,15 +25,37 @@ class LoginRateLimitMiddleware:
 
 
 class UserLanguageMiddleware:
-    """A signed-in user's language from the menu wins over the browser's and the cookie: it follows
-    them to every phone they sign in on. Token requests to the API keep Accept-Language."""
+    """The language kept on an account follows its user to every phone: the answer to a sign-in
+    sets the language cookie from the account (`remember_language` below marks the request), and
+    LocaleMiddleware reads that cookie from then on. No request reads the database for it."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        language = getattr(request.user, "language", "")
-        if language and language != request.LANGUAGE_CODE:
-            translation.activate(language)
-            request.LANGUAGE_CODE = language
-        return self.get_response(request)
+        response = self.get_response(request)
+        language = getattr(request, "account_language", "")
+        if language:
+            set_language_cookie(response, language)
+        return response
+
+
+def set_language_cookie(response, language: str) -> None:
+    """The cookie as Django's own language switch sets it."""
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
+
+
+def remember_language(sender, request, user, **kwargs):
+    """On sign-in (the `user_logged_in` signal): this request's answer carries the account's language,
+    and the page it leads to is already in it."""
+    if request is not None and getattr(user, "language", ""):
+        request.account_language = user.language

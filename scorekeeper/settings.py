@@ -71,7 +71,7 @@ MIDDLEWARE = [
     "scorekeeper.errors.JsonBodyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    # The language: the browser's Accept-Language or the menu's cookie; then a signed-in user's choice.
+    # The language: the switch's cookie (set from the account at sign-in), else Accept-Language.
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

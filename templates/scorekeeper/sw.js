@@ -73,11 +73,15 @@ self.addEventListener("fetch", (event) => {
   const pageRequest = request.mode === "navigate" || request.headers.get("HX-Request") === "true";
   if (!pageRequest) return;
   if (isPage(url.href)) {
-    // The network first (the sheet must be current), the kept copy when there is none. The copy is
-    // kept beside the answer: a cache that fails (or is slow) never puts an older page in its place.
+    // The network first (the sheet must be current), the kept copy when there is none. A page is
+    // kept before it is shown; a cache that fails to keep it never puts an older copy in its place.
     event.respondWith(fetch(request).then(
-      (response) => {
-        event.waitUntil(keep(response.clone()).catch(() => null));
+      async (response) => {
+        try {
+          await keep(response.clone());
+        } catch (error) {
+          // keeping is best effort: the fresh page is shown all the same
+        }
         return response;
       },
       async () => (await kept(url.href)) || offlinePage(),
