@@ -20,3 +20,10 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
 # Mail and other tasks run at once in tests; the mail-outage tests switch to the database queue.
 TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    # A file, not memory: an in-memory test database is one connection that Django shares between
+    # the live server's threads, and a browser's concurrent requests (two phones, the service
+    # worker's background fetches) collided on it ("bad parameter or other API misuse"). With a
+    # file, each thread opens its own connection and SQLite's locking (20 s) orders them.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "db.sqlite3.test")}  # noqa: F405
