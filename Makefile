@@ -12,7 +12,7 @@ PORT ?= 8000
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: install browser messages run test lint format clean
+.PHONY: install browser messages run test deploy-test lint format clean
 
 install: $(VENV)/.installed
 
@@ -31,10 +31,18 @@ run: install messages
 	$(RUN_ENV) $(BIN)/python manage.py createcachetable
 	$(RUN_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-# The translations (locale/<lang>/LC_MESSAGES/django.po) compiled for Django; gettext's msgfmt
-# refuses a broken entry or a placeholder that differs from the English (--check).
+# The translations compiled for Django: locale/<lang>/LC_MESSAGES/django.po (pages, Python) and
+# djangojs.po (the page scripts' words); gettext's msgfmt refuses a broken entry or a placeholder
+# that differs from the English (--check). Then the page scripts' catalogue of every language is
+# written as a static file (django-statici18n) from the compiled djangojs.mo. The .mo files and the
+# catalogues are committed: a deploy uses them as they are (docs/translating.md).
 PO_FILES := $(wildcard locale/*/LC_MESSAGES/*.po)
-messages: $(PO_FILES:.po=.mo)
+JS_CATALOGUE := scorekeeper/static/scorekeeper/jsi18n/es/djangojs.js
+messages: $(PO_FILES:.po=.mo) $(JS_CATALOGUE)
+
+# compilejsi18n writes the catalogue of every language in settings.LANGUAGES; one stands for all.
+$(JS_CATALOGUE): $(filter %/djangojs.mo,$(PO_FILES:.po=.mo)) | install
+	SECRET_KEY=messages $(BIN)/python manage.py compilejsi18n --verbosity 0
 
 %.mo: %.po
 	@command -v msgfmt >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq gettext; }
@@ -45,6 +53,11 @@ browser:
 
 test: install browser messages
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The app made the Procfile's way on two nodes (PostgreSQL and Redis on this machine), then
+# smoke-tested in Chromium and over the API: see .ci/deploy.
+deploy-test: install browser
+	bash .ci/deploy
 
 lint: install
 	$(BIN)/ruff check .

@@ -25,6 +25,13 @@ class AccountAdapter(DefaultAccountAdapter):
             Scorebook.personal_for(user)
         return user
 
+    def get_client_ip(self, request) -> str:
+        """The address every login and sign-up limit is kept for: the client's, behind as many
+        proxies as TRUSTED_PROXY_COUNT says (allauth's own reading raises when a request has fewer)."""
+        from scorekeeper.proxies import client_address
+
+        return client_address(request) or "0.0.0.0"
+
     def send_mail(self, template_prefix, email, context):
         """As allauth does, but queued (accounts.tasks): the request never waits for the mail server."""
         request = self.request

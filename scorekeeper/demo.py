@@ -1,4 +1,4 @@
-"""Demo data: users and players from factory-boy factories, games dealt from a shuffled set.
+"""Demo data: an account, its players, and games dealt from a shuffled set.
 
 Every round is dealt from real tiles, so it passes the same checks as one entered at the table.
 """
@@ -6,39 +6,33 @@ Every round is dealt from real tiles, so it passes the same checks as one entere
 import random
 from datetime import timedelta
 
-import factory
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from . import ratings, services
 from .models import Player, Scorebook
 from .rules.deal import suggested_deal
-from .rules.game import GameRules
+from .rules.game import GameRules, open_positions
 from .rules.rounds import EntryInput, Seat, score_round
 from .rules.scoring import PlayedRound, progress
 from .rules.tiles import DOUBLE_BLANK, all_tiles, double
 
-
-class UserFactory(factory.django.DjangoModelFactory):
-    class Meta:
-        model = get_user_model()
-        django_get_or_create = ["email"]
-        skip_postgeneration_save = True
-
-    email = factory.Sequence(lambda n: f"keeper{n}@example.com")
-    password = factory.django.Password("table-talk-42")
+DEMO_PASSWORD = "table-talk-42"
 
 
-class PlayerFactory(factory.django.DjangoModelFactory):
-    class Meta:
-        model = Player
-        django_get_or_create = ["scorebook", "name"]
+def demo_user(email: str):
+    """The demo account with this email (created if missing), password "table-talk-42"."""
+    user, created = get_user_model().objects.get_or_create(email=email)
+    if created:
+        user.set_password(DEMO_PASSWORD)
+        user.save(update_fields=["password"])
+    return user
 
-    class Params:
-        owner = factory.SubFactory(UserFactory)  # the player goes into their personal scorebook
 
-    scorebook = factory.LazyAttribute(lambda o: Scorebook.personal_for(o.owner))
-    name = factory.Sequence(lambda n: f"Player {n}")
+def demo_players(owner, names) -> list[Player]:
+    """Players of `owner`'s personal scorebook with these names (created if missing)."""
+    book = Scorebook.personal_for(owner)
+    return [Player.objects.get_or_create(scorebook=book, name=name)[0] for name in names]
 
 
 def deal_round(rules: GameRules, players: list[int], starting_double: int, rng: random.Random) -> list[EntryInput]:
@@ -77,14 +71,9 @@ def play_game(rules: GameRules, players: list[int], rng: random.Random) -> list[
         played.append(PlayedRound(position, {entry.player: entry.score for entry in scored.entries}))
         if progress(rules, players, played).finished:
             return rounds
-        # Now and then nobody holds the next double and the table skips it (within the pass).
-        # (Never onto the double just played: at the turn of an extended game 1-1, 0-0, 1-1 must not skip 0-0.)
-        skip = (
-            rng.random() < 0.03
-            and rules.pass_end(position + 1) >= position + 2
-            and rules.double_at(position + 2) != starting
-        )
-        position += 2 if skip else 1
+        # Now and then nobody holds the next double and the table skips it for the next one open.
+        later = open_positions(rules, position)
+        position = later[1] if len(later) > 1 and rng.random() < 0.03 else later[0]
 
 
 RULE_CHOICES = [

@@ -1,7 +1,5 @@
 """Page forms. They parse input; the services and the rules module decide what is allowed."""
 
-import re
-
 from django import forms
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -13,7 +11,7 @@ from .converters import parse_id
 from .models import TILE_SET_CHOICES, Player
 from .rules.game import DEFAULT_PENALTY, MAX_PENALTY, MAX_TARGET_SCORE, RULE_FIELDS, GameRules
 from .rules.rounds import EntryInput
-from .rules.tiles import DASHES, DEFAULT_SET
+from .rules.tiles import DEFAULT_SET, split_tiles
 from .stats import PERIODS, SORTS, period_start
 
 NUMERIC = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
@@ -223,12 +221,6 @@ class RoundForm(forms.Form):
                 f"{prefix}_ended_on_double": entry.ended_on_double,
             }
         return initial
-
-
-def split_tiles(text: str) -> list[str] | None:
-    """The tiles typed in one box ("12-3 5-5, 0 - 4"), or None when it is empty."""
-    joined = re.sub(rf"\s*([{DASHES}])\s*", r"\1", text.strip())
-    return [item for item in re.split(r"[\s,;]+", joined) if item] or None
 
 
 class ScorebookForm(forms.Form):

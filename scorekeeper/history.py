@@ -5,10 +5,13 @@ action (its change reason) and who made it."""
 from dataclasses import dataclass
 from datetime import datetime
 
-from .models import Game, Round
+from django.db.models import Value
 
-GAME_ACTIONS = ("game_created", "game_renamed", "game_deleted", "game_restored")
-ROUND_ACTIONS = ("round_recorded", "round_corrected", "round_undone", "round_restored")
+from .models import Game, Round
+from .models import HistoryAction as Action
+
+GAME_ACTIONS = (Action.GAME_CREATED, Action.GAME_RENAMED, Action.GAME_DELETED, Action.GAME_RESTORED)
+ROUND_ACTIONS = (Action.ROUND_RECORDED, Action.ROUND_CORRECTED, Action.ROUND_UNDONE, Action.ROUND_RESTORED)
 
 
 @dataclass
@@ -22,9 +25,15 @@ class Change:
     order: tuple = ()
 
     @property
+    def key(self) -> str:
+        """Which version of the history this is ("g12": of the game, "r40": of a round), for a page
+        that follows the game to know the changes it has not shown yet."""
+        return _key(self.order[1], self.order[2])
+
+    @property
     def differences(self) -> list[str]:
         """What a correction changed, per player: "Bob 30 → 3" (scores, penalties included)."""
-        if self.action != "round_corrected" or not self.before or not self.after:
+        if self.action != Action.ROUND_CORRECTED or not self.before or not self.after:
             return []
         was = {entry["player"]: entry for entry in self.before["entries"]}
         return [
@@ -46,7 +55,7 @@ def of_game(game: Game) -> list[Change]:
     ):
         action = version.history_change_reason
         if action in GAME_ACTIONS:
-            before = None if action == "game_created" else {"name": name}
+            before = None if action == Action.GAME_CREATED else {"name": name}
             order = (version.history_date, 0, version.history_id)
             changes.append(Change(version.history_date, version.history_user, action, None, before,
                                   {"name": version.name}, order))  # fmt: skip
@@ -56,13 +65,32 @@ def of_game(game: Game) -> list[Change]:
     for version in rounds:
         action, now = version.history_change_reason, _round(version)
         if action in ROUND_ACTIONS:
-            before = last.get(version.id) if action == "round_corrected" else now if action == "round_undone" else None
-            after = None if action == "round_undone" else now
+            # A correction changed the round as it was kept last; an undo took away the round as it is.
+            before = {Action.ROUND_CORRECTED: last.get(version.id), Action.ROUND_UNDONE: now}.get(action)
+            after = None if action == Action.ROUND_UNDONE else now
             order = (version.history_date, 1, version.history_id)
             changes.append(Change(version.history_date, version.history_user, action, version.number, before, after,
                                   order))  # fmt: skip
         last[version.id] = now
     return sorted(changes, key=lambda change: change.order, reverse=True)
+
+
+def recent_keys(game: Game, limit: int) -> list[str]:
+    """The keys of the game's `limit` latest changes, newest first, as of_game orders them (one
+    query: the ids only, for a page that needs to know what it has seen, not what it was)."""
+    versions = [
+        model.history.filter(history_change_reason__in=actions, **{field: game.pk})
+        .annotate(kind=Value(kind))
+        .values_list("history_date", "kind", "history_id")
+        .order_by()
+        for model, field, kind, actions in ((Game, "id", 0, GAME_ACTIONS), (Round, "game_id", 1, ROUND_ACTIONS))
+    ]
+    newest = versions[0].union(versions[1], all=True).order_by("-history_date", "-kind", "-history_id")[:limit]
+    return [_key(kind, history_id) for _date, kind, history_id in newest]
+
+
+def _key(kind: int, history_id: int) -> str:
+    return f"{'gr'[kind]}{history_id}"
 
 
 def last_corrections(changes: list[Change]) -> dict[int, Change]:
@@ -71,8 +99,8 @@ def last_corrections(changes: list[Change]) -> dict[int, Change]:
     for change in changes:  # newest first
         if change.round is None or change.round in found:
             continue
-        if change.action == "round_corrected":
+        if change.action == Action.ROUND_CORRECTED:
             found[change.round] = change
-        elif change.action in ("round_recorded", "round_restored", "round_undone"):
+        elif change.action in (Action.ROUND_RECORDED, Action.ROUND_RESTORED, Action.ROUND_UNDONE):
             found[change.round] = None  # recorded again since: no correction to show
     return {number: change for number, change in found.items() if change is not None}

@@ -13,8 +13,10 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Prefetch
 from django.utils import timezone
+from django.utils.translation import get_language
 
 from .models import LIVE_SELECTOR_LENGTH, LIVE_TOKEN_LENGTH, Entry, Game, LiveLink, Round, Seat, new_live_token
+from .proxies import client_address
 from .sheet import Sheet, build_sheet
 
 _TOKEN = re.compile(rf"^[A-Za-z0-9_-]{{{LIVE_TOKEN_LENGTH}}}$")
@@ -55,6 +57,13 @@ def find(token: str) -> LiveLink | None:
     return link
 
 
+def page_etag(link: LiveLink) -> str:
+    """The live page's ETag: the game's version (a change in the game or a rename of one of its
+    players moves it on) and the language the page is written in, so a viewer's If-None-Match
+    never keeps a body in another language. The JSON holds no words, so its ETag has none."""
+    return f'"live-{link.selector}-v{link.game.version}-{get_language()}"'
+
+
 def sheet_of(link: LiveLink) -> Sheet:
     """The whole sheet of the link's game (rounds and entries in order)."""
     seats = Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
@@ -68,16 +77,17 @@ def sheet_of(link: LiveLink) -> Sheet:
 
 
 def public(sheet: Sheet) -> dict:
-    """The game as GET one game shows it, less anything private: players by name only."""
-    game = sheet.game
+    """The game as GET one game shows it, less anything private: players by name only. Everything
+    about its state is the sheet's (the state the write path saved)."""
+    game, state = sheet.game, sheet.state
     names = {seat.player_id: seat.player.name for seat in sheet.seats}
     return {
         "name": str(game),
         "tile_set": game.tile_set,
         "rules": {key: value for key, value in game.rules.as_dict().items() if key != "tile_set"},
-        "players": [{"name": seat.player.name} for seat in sheet.seats],
-        "status": game.status,
-        "next_starting_double": game.next_double,
+        "players": [{"name": seat.name} for seat in state.seats],
+        "status": Game.Status.FINISHED if state.finished else Game.Status.IN_PROGRESS,
+        "next_starting_double": state.next_double,
         "rounds": [
             {
                 "number": row.round.number,
@@ -94,8 +104,8 @@ def public(sheet: Sheet) -> dict:
             for row in sheet.rows
             if row.round is not None
         ],
-        "standings": [{"name": seat.name, "total": seat.total, "rank": seat.rank} for seat in sheet.standings],
-        "winners": [seat.name for seat in sheet.standings if seat.is_winner],
+        "standings": [{"name": seat.name, "total": seat.total, "rank": seat.rank} for seat in state.standings],
+        "winners": [seat.name for seat in state.standings if seat.is_winner],
         "suggested_deal": {"tiles": sheet.deal.tiles, "alternative": sheet.deal.alternative},
         "created_at": game.created_at,
         "finished_at": game.finished_at,
@@ -111,7 +121,7 @@ def retry_after(request, token: str) -> int:
     limit, window = settings.LIVE_REQUESTS_PER_MINUTE, WINDOW
     now = int(time.time())
     start = now - now % window
-    address = request.META.get("REMOTE_ADDR", "")
+    address = client_address(request)
     selector = token[:LIVE_SELECTOR_LENGTH] if isinstance(token, str) and _TOKEN.match(token) else "malformed"
     key = f"live-rate:{selector}:{address}:{start}"
     if cache.add(key, 1, timeout=window + 1):

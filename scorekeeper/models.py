@@ -12,14 +12,14 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, models, transaction
-from django.db.models import F, OuterRef, Q, Subquery
+from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from .rules.game import DEFAULT_PENALTY, RULE_FIELDS, GameRules
-from .rules.rating import START, Rating
+from .rules.rating import START, Rating, ordinal
 from .rules.rounds import Seat as SeatRule
 from .rules.scoring import EndReason
 from .rules.tiles import DEFAULT_SET, SUPPORTED_SETS
@@ -43,8 +43,37 @@ class Role(models.TextChoices):
 
 # What each role may do: owners everything, scorers players/games/rounds, viewers read.
 SCORING_ROLES = frozenset({Role.OWNER, Role.SCORER})
+
+
+class HistoryAction(models.TextChoices):
+    """What a version kept by django-simple-history records (its change reason); a game's history
+    answers with these names (the API's `action`)."""
+
+    GAME_CREATED = "game_created"
+    GAME_RENAMED = "game_renamed"
+    GAME_DELETED = "game_deleted"
+    GAME_RESTORED = "game_restored"
+    ROUND_RECORDED = "round_recorded"
+    ROUND_CORRECTED = "round_corrected"
+    ROUND_UNDONE = "round_undone"
+    ROUND_RESTORED = "round_restored"
+    PLAYER_RENAMED = "player_renamed"
+    PLAYER_LINKED = "player_linked"
+    PLAYER_UNLINKED = "player_unlinked"
+
+
 INVITE_LIFETIME = timedelta(days=7)
 TRASH_DAYS = 30
+
+
+class ReaderRole:
+    """A row read with the reader's `role` in its scorebook (a membership; or annotated by
+    for_user / with_role, or set by scorebooks.current)."""
+
+    @property
+    def can_score(self) -> bool:
+        """Whether the reader may write: players, games and rounds."""
+        return getattr(self, "role", None) in SCORING_ROLES
 
 
 def role_of(user, scorebook_ref: str = "scorebook"):
@@ -64,7 +93,7 @@ class ScorebookQuerySet(models.QuerySet):
         return self.filter(pk__in=member_of(user)).annotate(role=role_of(user, "pk"))
 
 
-class Scorebook(models.Model):
+class Scorebook(ReaderRole, models.Model):
     """One set of players, games and leaderboards, kept by its members."""
 
     name = models.CharField(max_length=80)
@@ -102,7 +131,7 @@ class Scorebook(models.Model):
         return book
 
 
-class Membership(models.Model):
+class Membership(ReaderRole, models.Model):
     scorebook = models.ForeignKey(Scorebook, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
     role = models.CharField(max_length=6, choices=Role.choices)
@@ -120,10 +149,6 @@ class Membership(models.Model):
     def __str__(self):
         return f"{self.user} ({self.role}) in {self.scorebook}"
 
-    @property
-    def can_score(self) -> bool:
-        return self.role in SCORING_ROLES
-
 
 def new_invite_code() -> str:
     return secrets.token_urlsafe(18)  # 144 bits
@@ -134,9 +159,25 @@ def invite_expiry():
 
 
 class InviteQuerySet(models.QuerySet):
+    def unused(self):
+        """Never accepted and not expired. `accepted_at` is the mark of use: it outlives the account
+        that used the code (`accepted_by` goes empty when that account is deleted)."""
+        return self.filter(accepted_at__isnull=True, expires_at__gt=timezone.now())
+
     def usable_by(self, user):
-        """Invites that can still be accepted, or were accepted by `user` (accepting again is a no-op)."""
-        return self.filter(Q(accepted_by__isnull=True, expires_at__gt=timezone.now()) | Q(accepted_by_id=user.pk))
+        """What `user` may accept: an unused invite, or (accepting again changes nothing) one they
+        used themselves, still unexpired, while they are still a member with its role. A code is
+        used once, by one account, ever: after that member leaves or is removed, or an owner changes
+        their role, it answers nobody, so no old code undoes an owner's decision."""
+        if user.pk is None:
+            return self.unused()
+        still_theirs = Membership.objects.filter(
+            scorebook=OuterRef("scorebook"), user_id=user.pk, role=OuterRef("role")
+        )
+        return self.filter(
+            Q(accepted_at__isnull=True) | Q(accepted_by_id=user.pk) & Exists(still_theirs),
+            expires_at__gt=timezone.now(),
+        )
 
 
 class Invite(models.Model):
@@ -157,6 +198,12 @@ class Invite(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        constraints = [
+            # An accepted invite always carries the mark of use that outlives the account.
+            models.CheckConstraint(
+                condition=Q(accepted_by__isnull=True) | Q(accepted_at__isnull=False), name="invite_accepted_has_time"
+            ),
+        ]
 
     def __str__(self):
         return f"{self.role} invite to {self.scorebook}"
@@ -175,7 +222,7 @@ class PlayerQuerySet(models.QuerySet):
         return self.filter(name_key=name_key(name))
 
 
-class Player(models.Model):
+class Player(ReaderRole, models.Model):
     """Someone at the table, in one scorebook; needs no account, but may be linked to one ("this is me")."""
 
     history = HistoricalRecords(
@@ -249,7 +296,7 @@ class GameQuerySet(models.QuerySet):
         return self.filter(status=Game.Status.FINISHED)
 
 
-class Game(models.Model):
+class Game(ReaderRole, models.Model):
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress", _("In progress")
         FINISHED = "finished", _("Finished")
@@ -278,6 +325,9 @@ class Game(models.Model):
         choices=[(EndReason.SEQUENCE, _("Every double was played")), (EndReason.TARGET, _("The target was reached"))],
     )
     next_double = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The whole state as rules.snapshot saves it (standings, running totals, open doubles, per-seat
+    # counts), written with the columns above by every change: what every page and answer reads.
+    state = models.JSONField(null=True, blank=True, editable=False)
     # The round last undone, as entered, until another round is recorded: it can be brought back.
     undone_round = models.JSONField(null=True, blank=True, editable=False)
     version = models.PositiveIntegerField(default=1, help_text="Goes up with every change: ETags and stale forms.")
@@ -293,8 +343,8 @@ class Game(models.Model):
     # Who created, renamed or deleted the game, and when (the state columns change with every
     # round and are derived, so they are left out).
     history = HistoricalRecords(
-        excluded_fields=["status", "ended_because", "next_double", "undone_round", "version", "updated_at",
-                         "finished_at", "created_at", "deleted_by"],
+        excluded_fields=["status", "ended_because", "next_double", "state", "undone_round", "version",
+                         "updated_at", "finished_at", "created_at", "deleted_by"],
         related_name="changes",
     )  # fmt: skip
 
@@ -326,21 +376,12 @@ class Game(models.Model):
         return self.status == self.Status.FINISHED
 
     @property
-    def can_score(self) -> bool:
-        """Whether the reader may write (with_role annotated their `role`)."""
-        return getattr(self, "role", None) in SCORING_ROLES
-
-    @property
     def etag(self) -> str:
         return self.etag_of(self.pk, self.version)
 
     @staticmethod
     def etag_of(pk: int, version: int) -> str:
         return f'"game-{pk}-v{version}"'
-
-    def standings(self) -> list["Seat"]:
-        """The seats in display order, as the services placed them (seats prefetched)."""
-        return sorted(self.seats.all(), key=lambda seat: seat.place)
 
 
 class Seat(models.Model):
@@ -600,4 +641,4 @@ class RatingStep(models.Model):
 
     @property
     def ordinal(self) -> float:
-        return self.mu - 3 * self.sigma
+        return ordinal(self.mu, self.sigma)

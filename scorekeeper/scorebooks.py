@@ -2,14 +2,16 @@
 one transaction each, like the services; views turn Forbidden into 403, Conflict into 409 and
 Http404 into 404."""
 
+from dataclasses import dataclass
+
 from django.db import transaction
 from django.db.models import F
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .models import Invite, Membership, Role, Scorebook
-from .services import Conflict, Forbidden, InvalidInput
+from .errors import Conflict, Forbidden, InvalidInput
+from .models import HistoryAction, Invite, Membership, Player, Role, Scorebook
 
 
 def require_owner(role: str | None, what: str) -> None:
@@ -17,14 +19,13 @@ def require_owner(role: str | None, what: str) -> None:
         raise Forbidden(_("Only an owner of this scorebook can {action}.").format(action=what))
 
 
+# A user's memberships, the current one first: the scorebook switched to last, else the first joined.
+CURRENT_FIRST = (F("last_used_at").desc(nulls_last=True), "joined_at")
+
+
 def current(user) -> Scorebook:
     """The scorebook the pages work in: the one the user switched to last, else their personal one."""
-    membership = (
-        Membership.objects.filter(user=user)
-        .select_related("scorebook")
-        .order_by(F("last_used_at").desc(nulls_last=True), "joined_at")
-        .first()
-    )
+    membership = Membership.objects.filter(user=user).select_related("scorebook").order_by(*CURRENT_FIRST).first()
     book = membership.scorebook if membership else Scorebook.personal_for(user)
     book.role = membership.role if membership else Role.OWNER
     return book
@@ -76,11 +77,13 @@ def invite(*, book: Scorebook, role: str | None, by, invite_role: str) -> Invite
 
 @transaction.atomic
 def accept(*, code: str, user) -> Scorebook:
-    """Join with the invite's role. Unknown, expired or used by someone else: 404. The same user
-    again, or someone already a member: nothing changes (and the code stays unused)."""
+    """Join with the invite's role. Unknown, expired or used by someone else: 404; used by this
+    user who has since left, been removed or had their role changed: 404 too (a code is used once,
+    ever). The same user again, still a member with its role, or someone already a member: nothing
+    changes (and an unused code stays unused)."""
     invite = Invite.objects.select_for_update().usable_by(user).filter(code=code).select_related("scorebook").first()
     if invite is None:
-        raise Http404(_("This invite does not exist, has expired or was used by someone else."))
+        raise Http404(_("This invite does not exist, has expired or was already used."))
     book = invite.scorebook
     if not Membership.objects.filter(scorebook=book, user=user).exists():
         Scorebook.personal_for(user)
@@ -104,6 +107,10 @@ def remove_member(*, book: Scorebook, role: str | None, by, user_id: int) -> Non
         raise Conflict(_("The last owner cannot leave: make someone else an owner first."), "last_owner")
     target.delete()
     Scorebook.objects.filter(pk=book.pk, personal_of_id=user_id).update(personal_of=None)
+    # Whoever is no longer a member is nobody's player here: their email leaves the scorebook.
+    for player in Player.objects.select_for_update().filter(scorebook=book, user_id=user_id):
+        player.user, player._history_user, player._change_reason = None, by, HistoryAction.PLAYER_UNLINKED
+        player.save(update_fields=["user"])
 
 
 def set_role(*, book: Scorebook, role: str | None, user_id: int, new_role: str) -> Membership:
@@ -128,27 +135,51 @@ def hand_over(memberships) -> Membership | None:
     return ranked[0] if ranked else None
 
 
+@dataclass(frozen=True)
+class Fate:
+    """What deleting an account does to one of its scorebooks: "deleted" (nobody else uses it),
+    "handed_over" (its last owner goes: `heir` becomes owner) or "left" (the others keep it)."""
+
+    scorebook: Scorebook
+    kind: str
+    heir: Membership | None = None
+
+
+def deletion_plan(user, *, lock: bool = False) -> list[Fate]:
+    """The fate of each of `user`'s scorebooks if the account were deleted now: the one policy the
+    confirmation page shows and delete_account carries out."""
+    mine = Membership.objects.filter(user=user).select_related("scorebook").order_by("scorebook_id")
+    plan = []
+    for membership in mine.select_for_update() if lock else mine:
+        others = list(
+            Membership.objects.filter(scorebook=membership.scorebook).exclude(user=user).select_related("user")
+        )
+        if not others:
+            plan.append(Fate(membership.scorebook, "deleted"))
+        elif membership.role == Role.OWNER and not any(m.role == Role.OWNER for m in others):
+            plan.append(Fate(membership.scorebook, "handed_over", hand_over(others)))
+        else:
+            plan.append(Fate(membership.scorebook, "left"))
+    return plan
+
+
 @transaction.atomic
 def delete_account(*, user) -> dict:
-    """Delete an account and everything that is only its own. In a scorebook others share, its
-    place goes: another owner stays, or the longest-standing scorer (else viewer) becomes owner; a
-    scorebook nobody else uses goes with its games and players. Versions the history keeps and
-    rounds it recorded stay, credited to nobody. Says what happened, per scorebook."""
-    from .models import Game, Player, Round
+    """Delete an account and everything that is only its own, as deletion_plan says. Versions the
+    history keeps and rounds it recorded stay, credited to nobody. Says what happened, per scorebook."""
+    from .models import Game, Round
 
     outcome = {"handed_over": [], "deleted": [], "left": []}
-    for membership in Membership.objects.select_for_update().filter(user=user).select_related("scorebook"):
-        book = membership.scorebook
-        others = list(Membership.objects.filter(scorebook=book).exclude(user=user))
-        if not others:
+    for fate in deletion_plan(user, lock=True):
+        book = fate.scorebook
+        if fate.kind == "deleted":
             outcome["deleted"].append(book.name)
             book.delete()
             continue
-        if membership.role == Role.OWNER and not any(m.role == Role.OWNER for m in others):
-            heir = hand_over(others)
-            heir.role = Role.OWNER
-            heir.save(update_fields=["role"])
-            outcome["handed_over"].append((book.name, heir.user.email))
+        if fate.kind == "handed_over":
+            fate.heir.role = Role.OWNER
+            fate.heir.save(update_fields=["role"])
+            outcome["handed_over"].append((book.name, fate.heir.user.email))
         else:
             outcome["left"].append(book.name)
         Scorebook.objects.filter(pk=book.pk, personal_of=user).update(personal_of=None)

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "health_check",
     "django_tasks_db",
     "simple_history",
+    "statici18n",
     "allauth",
     "allauth.account",
     "allauth.headless",
@@ -67,9 +68,13 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "scorekeeper.caching.PrivateAnswersMiddleware",  # private, no-store unless the view says otherwise
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
-    "scorekeeper.errors.JsonBodyMiddleware",
+    "scorekeeper.transfer.ImportSizeMiddleware",  # an import over IMPORT_MAX_BYTES: 413 before it is read
+    "scorekeeper.http.errors.JsonBodyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # X-Account on every answer that varies by session: whose page the service worker keeps.
+    "scorekeeper.offline.AccountMarkerMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the switch's cookie (set from the account at sign-in), else Accept-Language.
     "django.middleware.locale.LocaleMiddleware",
@@ -85,7 +90,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "scorekeeper.urls"
-CSRF_FAILURE_VIEW = "scorekeeper.errors.csrf_failure"
+CSRF_FAILURE_VIEW = "scorekeeper.http.errors.csrf_failure"
 WSGI_APPLICATION = "scorekeeper.wsgi.application"
 
 TEMPLATES = [
@@ -100,7 +105,6 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.csp",
                 "django.template.context_processors.i18n",
-                "scorekeeper.i18n.script_strings",
             ],
         },
     },
@@ -121,16 +125,49 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Cache: Redis when REDIS_URL is set, the database otherwise. Either way every worker shares it,
-# so allauth's login limits count every attempt (`createcachetable` makes the table).
-if os.environ.get("REDIS_URL"):
+# so allauth's login limits count every attempt (`createcachetable` makes the table). While Redis
+# cannot be reached, the database's table answers in its place (scorekeeper.cache).
+REDIS_URL = os.environ.get("REDIS_URL", "")
+DATABASE_CACHE = {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "django_cache"}
+if REDIS_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["REDIS_URL"]}
+        "default": {
+            "BACKEND": "scorekeeper.cache.RedisWithFallback",
+            "LOCATION": REDIS_URL,
+            # A dead Redis costs at most a second, then it is left alone for a few (PAUSE).
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        },
+        "database": DATABASE_CACHE,  # answers while Redis is unreachable
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "django_cache"}}
+    CACHES = {"default": DATABASE_CACHE}
+
+# How many proxies stand in front of the app (a PaaS router: 1). The client's address is then read
+# from X-Forwarded-For, that many entries from the right (scorekeeper.proxies); 0 trusts only the
+# connection. Login limits and the live view's budget are per client address.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+if TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT is the number of proxies in front of the app: 0 or more.")
+ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
 
 # The live view's limit per client address and link (see scorekeeper.live.retry_after).
 LIVE_REQUESTS_PER_MINUTE = int(os.environ.get("LIVE_REQUESTS_PER_MINUTE", "300"))
+
+# What one import over the web may hold (the page's upload and POST /api/v1/import/): more is a 413
+# that points to `manage.py import_games`, which has no limit. A request stays well inside a
+# worker's timeout (bench/import.py times 1,000 games). Django reads a request body of up to the
+# same size into memory (its default is 2.5 MB); a bigger one is refused from its Content-Length.
+IMPORT_MAX_GAMES = 1000
+IMPORT_MAX_BYTES = 5 * 1024 * 1024
+# Round scores (a player's line in a round) one request imports: each is checked as if entered,
+# about 125 µs apiece on PostgreSQL, so 40,000 take about 5 s (docs/benchmarks.md). An export of
+# 659 games of four (the most under 5 MB) holds 33,000.
+IMPORT_MAX_ENTRIES = 40_000
+DATA_UPLOAD_MAX_MEMORY_SIZE = IMPORT_MAX_BYTES
+# One download holds at most this many games (`manage.py export_games` writes any number), and an
+# account runs one import or export at a time: no request holds a worker for long (API.md).
+EXPORT_MAX_GAMES = 1000
+TRANSFER_LOCK_SECONDS = 60
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
@@ -203,6 +240,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 999_999_999_999_999_999}},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "scorekeeper.http.errors.document_refused_input",  # a NUL anywhere: 400 on every operation
+    ],
     "ENUM_NAME_OVERRIDES": {
         "TileSetEnum": "scorekeeper.models.TILE_SET_CHOICES",
         "RoleEnum": "scorekeeper.models.Role",
@@ -227,6 +268,13 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
+# The page scripts' words: Django's JavaScript catalogue of each language (djangojs.po), written by
+# `manage.py compilejsi18n` (django-statici18n; `make messages` runs it) among the app's static
+# files, scorekeeper/jsi18n/<lang>/djangojs.js. They are committed like django.mo, so collectstatic
+# hashes them and a deploy needs no step of its own; tests/test_catalogue.py checks they are current.
+STATICI18N_ROOT = BASE_DIR / "scorekeeper" / "static"
+STATICI18N_OUTPUT_DIR = "scorekeeper/jsi18n"
+STATICI18N_PACKAGES = ["scorekeeper"]  # our catalogue only (LOCALE_PATHS), not admin's or allauth's
 
 # Content-Security-Policy on every response: only this site's own files run or style the page.
 # Nothing is inlined but the Swagger page's small <style>, which carries the request's nonce.

@@ -1,7 +1,8 @@
 """The score sheet as a page shows it: a row per starting double, a column per player.
 
 Everything it shows about the game (running totals, standings, leaders, the next double and the
-doubles the table may skip to) comes from the rules module's one derived state."""
+doubles the table may skip to) is the state the write path derived and saved (selectors.game_state);
+the rounds' entries add who went out and the penalties' badges."""
 
 from dataclasses import dataclass, field
 
@@ -9,7 +10,8 @@ from django.utils.translation import gettext as _
 
 from .models import Game, Round, Seat
 from .rules.deal import DealHint, suggested_deal
-from .rules.scoring import GameState, RoundResult, SeatState, derive
+from .rules.scoring import GameState, SeatState
+from .selectors import game_state
 
 
 @dataclass
@@ -57,8 +59,12 @@ class Sheet:
         return self.state.leaders
 
     @property
+    def ending(self) -> str | None:
+        return self.state.ending(self.game.rules)
+
+    @property
     def next_number(self) -> int:
-        return len(self.state.rounds) + 1
+        return self.state.next_number
 
     @property
     def last_round(self) -> Round | None:
@@ -66,28 +72,27 @@ class Sheet:
         return played[-1] if played else None
 
 
-def build_sheet(game: Game, seats: list[Seat], rounds: list[Round]) -> Sheet:
-    """`seats` in seat order; `rounds` in play order with their entries prefetched."""
-    rules = game.rules
-    entries = [{entry.player_id: entry for entry in round_.entries.all()} for round_ in rounds]
-    results = [
-        RoundResult(round_.position, {player: entry.score for player, entry in by_player.items()})
-        for round_, by_player in zip(rounds, entries, strict=True)
-    ]
-    state = derive(rules, [(seat.player_id, seat.player.name) for seat in seats], results)
-    played = {
-        line.position: (line, round_, by_player)
-        for line, round_, by_player in zip(state.rounds, rounds, entries, strict=True)
-    }
+def build_sheet(game: Game, seats: list[Seat], rounds: list[Round] | None = None) -> Sheet:
+    """`seats` in seat order; `rounds` in play order with their entries prefetched (None: a page that
+    shows no rows, such as the round form). The rows follow the saved state: a round written after
+    the game was read is left out, one undone since shows the state's scores without its badges."""
+    rules, state = game.rules, game_state(game).state
+    found = {(round_.number, round_.position): round_ for round_ in rounds or ()}
+    played = {line.position: (line, found.get((line.number, line.position))) for line in state.rounds}
     rows = []
-    for position in range(state.show_until + 1 if state.show_until is not None else 0):
+    for position in range(state.show_until + 1 if state.show_until is not None and rounds is not None else 0):
         row = Row(position, rules.double_at(position), "upcoming")
         if position in played:
-            line, row.round, by_player = played[position]
+            line, row.round = played[position]
             row.state = "played"
-            for seat, total in zip(seats, line.totals, strict=True):
-                entry = by_player[seat.player_id]
-                row.cells.append(Cell(entry.score, total, entry.went_out, entry.penalty, _penalty_note(entry, rules)))
+            by_player = {entry.player_id: entry for entry in row.round.entries.all()} if row.round else {}
+            for seat, score, total in zip(seats, line.scores, line.totals, strict=True):
+                entry = by_player.get(seat.player_id)
+                row.cells.append(
+                    Cell(score, total, entry.went_out, entry.penalty, _penalty_note(entry, rules))
+                    if entry is not None
+                    else Cell(score, total)
+                )
         elif state.last_position is not None and position < state.last_position:
             row.state = "skipped"
         elif position == state.next_position:

@@ -11,6 +11,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from .models import DoubleRecord, Entry, Game, OpponentRecord, Player, PlayerRecord, RatingStep, Seat
+from .rules.rating import ordinal
+from .rules.scoring import OUTCOMES, leaderboard_order
 
 PERIODS = {"month": gettext_lazy("This month"), "year": gettext_lazy("This year"), "all": gettext_lazy("All time")}
 SORTS = [
@@ -148,9 +150,7 @@ def leaderboard(players, *, tile_set: int | None = None, since=None, sort: str |
     rows = figures_from_records(players, tile_set=tile_set) if since is None else (
         figures_from_seats(players, tile_set=tile_set, since=since)
     )  # fmt: skip
-    rows.sort(
-        key=lambda f: (-f.wins, -f.win_rate, f.average_total is None, f.average_total or 0, f.player.name_key, f.pk)
-    )
+    rows.sort(key=lambda f: (*leaderboard_order(f.wins, f.win_rate, f.average_total), f.player.name_key, f.pk))
     column = (sort or "").lstrip("-")
     if column in SORT_KEYS:
         value = attrgetter(SORT_KEYS[column])
@@ -244,9 +244,10 @@ def head_to_head_from_seats(player, *, tile_set: int | None = None, since=None) 
         .exclude(opponent=player.pk)
         .annotate(
             games=Count("pk"),
-            ahead=Count("pk", filter=Q(total__lt=F("game__seats__total"))),
-            behind=Count("pk", filter=Q(total__gt=F("game__seats__total"))),
-            level=Count("pk", filter=Q(total=F("game__seats__total"))),
+            **{
+                name: Count("pk", filter=Q(**{f"total__{lookup}": F("game__seats__total")}))
+                for name, lookup in OUTCOMES.items()
+            },
         )
         .order_by()
     )
@@ -267,4 +268,4 @@ def rating_steps(player, *, limit: int = 100):
     """The player's rating (ordinal) after each of their latest finished games, oldest first."""
     steps = RatingStep.objects.filter(player=player).order_by("-finished_at", "-game_id")
     recent = steps.values_list("finished_at", "mu", "sigma")[:limit]
-    return [(when, mu - 3 * sigma) for when, mu, sigma in reversed(recent)]
+    return [(when, ordinal(mu, sigma)) for when, mu, sigma in reversed(recent)]

@@ -1,7 +1,45 @@
+import os
+import shutil
+
 import pytest
+from django.conf import settings
+from django.core.management import call_command
 from django.db import connection
+from hypothesis import settings as hypothesis_settings
 
 from tests.factories import UserFactory, make_game
+
+# Property tests: the same examples every run (a fixed seed) and no per-example deadline, so a busy
+# machine (CI runs the SQLite and PostgreSQL suites side by side) never turns slowness into a failure.
+hypothesis_settings.register_profile("scorekeeper", deadline=None, derandomize=True)
+hypothesis_settings.load_profile("scorekeeper")
+
+# The deploy stage's smoke test needs the two nodes `.ci/deploy` starts; it runs only there.
+collect_ignore = [] if os.environ.get("DEPLOY_NODES") else ["deploy"]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def collected_static():
+    """collectstatic into the run's own STATIC_ROOT, as the Procfile's release step does, so every
+    page and /sw.js meet the manifest storage a deploy uses (a name it lacks raises)."""
+    call_command("collectstatic", "--noinput", verbosity=0)
+    yield
+    shutil.rmtree(settings.STATIC_ROOT, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def live_server(request, collected_static):
+    """pytest-django's live server, its static files served as a deploy serves them: by whitenoise,
+    from the collected root. pytest-django puts Django's StaticFilesHandler in front, which looks
+    in the apps' folders and knows no hashed name: pages lost their styles, the API docs their scripts."""
+    from pytest_django.live_server_helper import LiveServer
+
+    address = request.config.getvalue("liveserver") or os.getenv("DJANGO_LIVE_TEST_SERVER_ADDRESS") or "localhost"
+    server = LiveServer(address, start=False)
+    server.thread.static_handler = lambda application: application  # whitenoise, inside the app
+    server.start()
+    yield server
+    server.stop()
 
 
 @pytest.fixture

@@ -1,23 +1,19 @@
-"""Test settings: the real settings, with a throwaway key, fast hashing and plain static storage."""
+"""Test settings: the real settings, with a throwaway key, fast hashing and a static root of their own."""
 
 import os
+import tempfile
 
 os.environ.setdefault("SECRET_KEY", "tests-only-not-secret")
 
 from scorekeeper.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-# pytest-django runs with DEBUG off; the manifest storage would need collectstatic first.
-STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-}
+# Static files as a deploy serves them: the settings' manifest storage (hashed names, compressed
+# copies), collected once per test run into a directory of its own (tests/conftest.py), and served
+# by whitenoise from there, never from the apps' folders.
+STATIC_ROOT = tempfile.mkdtemp(prefix="sk-static-")
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 LOGGING = {"version": 1, "disable_existing_loggers": False}
-# Serve static files straight from the apps, as `runserver` does; nothing is collected in tests.
-STATIC_ROOT = None
-WHITENOISE_USE_FINDERS = True
-WHITENOISE_AUTOREFRESH = True
 # Mail and other tasks run at once in tests; the mail-outage tests switch to the database queue.
 TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
 
@@ -26,4 +22,5 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # the live server's threads, and a browser's concurrent requests (two phones, the service
     # worker's background fetches) collided on it ("bad parameter or other API misuse"). With a
     # file, each thread opens its own connection and SQLite's locking (20 s) orders them.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "db.sqlite3.test")}  # noqa: F405
+    # Named after the database, so runs against different DATABASE_URLs never share a file.
+    DATABASES["default"]["TEST"] = {"NAME": f"{DATABASES['default']['NAME']}.test"}  # noqa: F405

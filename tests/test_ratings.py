@@ -8,9 +8,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import ratings, services
-from scorekeeper.demo import PlayerFactory, deal_round, seed_games
+from scorekeeper.demo import deal_round, seed_games
 from scorekeeper.models import Game, Player, RatingStep, Scorebook
+from scorekeeper.rules.game import GameRules
 from scorekeeper.rules.rating import START, rate_game, replay
+from tests.factories import PlayerFactory
 from tests.test_records import assert_ratings_match_a_replay, assert_records_match_seats
 
 
@@ -42,7 +44,7 @@ def test_the_same_games_in_the_same_order_give_the_same_ratings():
 def test_a_game_that_finishes_rates_its_players_and_only_them(user):
     rng = random.Random(4)
     ann, ben, cy, dot = (PlayerFactory(owner=user, name=name) for name in ("Ann", "Ben", "Cy", "Dot"))
-    game = services.create_game(by=user, players=[ann.pk, ben.pk, cy.pk], rules=services.GameRules(tile_set=6))
+    game = services.create_game(by=user, players=[ann.pk, ben.pk, cy.pk], rules=GameRules(tile_set=6))
     while not game.is_finished:
         double = game.next_double
         game = Game.objects.get(pk=game.pk)

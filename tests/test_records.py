@@ -11,8 +11,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from scorekeeper import ratings, services, stats
-from scorekeeper.demo import PlayerFactory, deal_round, seed_games
+from scorekeeper.demo import deal_round, seed_games
 from scorekeeper.models import Game, Player, PlayerRecord, RatingStep, Scorebook, Seat
+from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
 

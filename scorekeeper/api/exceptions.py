@@ -7,8 +7,8 @@ from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from scorekeeper.errors import Conflict, Forbidden, InvalidInput
 from scorekeeper.rules.game import RULE_FIELDS
-from scorekeeper.services import Conflict, Forbidden, InvalidInput
 
 OPTION_FIELDS = set(RULE_FIELDS) - {"tile_set"}  # sent inside "rules"
 

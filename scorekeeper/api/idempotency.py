@@ -11,7 +11,6 @@ from datetime import timedelta
 from functools import wraps
 
 from django.db import IntegrityError, transaction
-from django.http import JsonResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import ValidationError
@@ -103,53 +102,3 @@ def _replay(record: IdempotencyKey) -> Response:
 def purge_expired() -> int:
     deleted, _by_model = IdempotencyKey.objects.filter(created_at__lt=timezone.now() - KEPT_FOR).delete()
     return deleted
-
-
-# The form fields that do not change what a round form asks for: a queued round is sent again
-# with the CSRF token of the day, and without the page's version (see views.record_round).
-PAGE_FIELDS_IGNORED = {"csrfmiddlewaretoken", "version"}
-
-
-def wants_json(request) -> bool:
-    """The offline queue sends a page's form asking for JSON: what was saved, or every problem."""
-    return request.headers.get("Accept", "").startswith("application/json")
-
-
-def idempotent_page(view):
-    """The same promise for a page's form POST that answers in JSON (the offline queue's): the
-    first answer (status and JSON body) is kept and given again for the same key and fields."""
-
-    @wraps(view)
-    def wrapper(request, *args, **kwargs):
-        key = request.headers.get(HEADER)
-        if key is None or request.method != "POST" or not wants_json(request):  # a page's own answer is not kept
-            return view(request, *args, **kwargs)
-        if not 1 <= len(key) <= 255:
-            return JsonResponse({"errors": [_("An Idempotency-Key has 1 to 255 characters.")]}, status=400)
-        fields = sorted((name, value) for name, values in request.POST.lists() for value in values
-                        if name not in PAGE_FIELDS_IGNORED)  # fmt: skip
-        fingerprint = hashlib.sha256(f"PAGE {request.path}\n{json.dumps(fields)}".encode()).hexdigest()
-        try:
-            record, fresh = _claim(request.user, key, fingerprint)
-        except RequestInProgress as busy:
-            return JsonResponse({"errors": [str(busy.detail)], "retry": True}, status=409)
-        if not fresh:
-            if record.request_hash != fingerprint:
-                return JsonResponse({"errors": [str(IdempotencyKeyReused.default_detail)]}, status=422)
-            if record.status_code is None:
-                return JsonResponse({"errors": [str(RequestInProgress.default_detail)], "retry": True}, status=409)
-            response = JsonResponse(record.response_body, status=record.status_code, safe=False)
-            response["Idempotent-Replayed"] = "true"
-            return response
-        try:
-            with transaction.atomic():
-                response = view(request, *args, **kwargs)
-                record.status_code = response.status_code
-                record.response_body = json.loads(response.content) if isinstance(response, JsonResponse) else None
-                record.save(update_fields=["status_code", "response_body"])
-        except BaseException:
-            IdempotencyKey.objects.filter(pk=record.pk, status_code__isnull=True).delete()
-            raise
-        return response
-
-    return wrapper

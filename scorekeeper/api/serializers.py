@@ -1,6 +1,7 @@
 """Request and response shapes of API v1. Rules are checked by the rules module, not here."""
 
 from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from scorekeeper.models import TILE_SET_CHOICES, Entry, Game, Membership, Player, Role, Round, Scorebook
@@ -15,6 +16,7 @@ from scorekeeper.rules.game import (
 )
 from scorekeeper.rules.rounds import EntryInput
 from scorekeeper.rules.tiles import DEFAULT_SET, SUPPORTED_SETS
+from scorekeeper.selectors import game_state
 
 # Big enough for any real value, small enough that no database column overflows.
 BIG = 1_000_000
@@ -165,9 +167,25 @@ class EntryWriteSerializer(serializers.Serializer):
     ended_on_double = serializers.BooleanField(default=False)
 
 
+@extend_schema_field({"oneOf": [{"type": "boolean"}, {"type": "string", "minLength": 1, "maxLength": 64}]})
+class ConfirmField(serializers.Field):
+    """true: save a legal but unusual round as it is; false: ask first (400 confirmation_needed);
+    the key that answer gave: save it, while it surprises in the same ways."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or (isinstance(data, str) and 1 <= len(data) <= 64):
+            return data
+        raise serializers.ValidationError(_("Send true, false or the key a confirmation question came with."))
+
+    def to_representation(self, value):
+        return value
+
+
 class RoundWriteSerializer(serializers.Serializer):
     starting_double = serializers.IntegerField(min_value=0, max_value=max(SUPPORTED_SETS))
     entries = EntryWriteSerializer(many=True, allow_empty=False, max_length=50)
+    confirm = ConfirmField(default=True, help_text="Default true. false: a surprising round is not saved "
+                           "but answered with its questions and a key; the key: saves it.")  # fmt: skip
 
     def entry_inputs(self) -> list[EntryInput]:
         return [
@@ -270,11 +288,12 @@ class DealSerializer(serializers.Serializer):
 class GameListSerializer(serializers.ModelSerializer):
     """A game as listed: everything but the rounds. Needs seats (with players) prefetched.
 
-    It reads the state the services saved (rules.scoring.derive); it works nothing out."""
+    It reads the state the services saved (selectors.game_state); it works nothing out."""
 
     rules = serializers.SerializerMethodField()
     players = serializers.SerializerMethodField()
-    next_starting_double = serializers.IntegerField(source="next_double", allow_null=True)
+    status = serializers.SerializerMethodField()
+    next_starting_double = serializers.SerializerMethodField()
     standings = serializers.SerializerMethodField()
     winners = serializers.SerializerMethodField()
     rounds_planned = serializers.SerializerMethodField()
@@ -287,23 +306,26 @@ class GameListSerializer(serializers.ModelSerializer):
             "winners", "rounds_planned", "suggested_deal", "created_at", "updated_at", "finished_at",
         ]  # fmt: skip
 
-    @staticmethod
-    def _seats(game):
-        return sorted(game.seats.all(), key=lambda seat: seat.position)
-
     def get_rules(self, game) -> RulesSerializer:
         return RulesSerializer(game.rules.as_dict()).data
 
     def get_players(self, game) -> PlayerRefSerializer(many=True):
-        return [{"id": seat.player_id, "name": seat.player.name} for seat in self._seats(game)]
+        return [{"id": seat.player, "name": seat.name} for seat in game_state(game).state.seats]
+
+    def get_status(self, game) -> serializers.ChoiceField(choices=Game.Status.choices):
+        return Game.Status.FINISHED if game_state(game).state.finished else Game.Status.IN_PROGRESS
+
+    def get_next_starting_double(self, game) -> int | None:
+        return game_state(game).state.next_double
 
     def get_standings(self, game) -> StandingSerializer(many=True):
         return [
-            {"player": s.player_id, "name": s.player.name, "total": s.total, "rank": s.rank} for s in game.standings()
+            {"player": s.player, "name": s.name, "total": s.total, "rank": s.rank}
+            for s in game_state(game).state.standings
         ]
 
     def get_winners(self, game) -> list[int]:
-        return [seat.player_id for seat in self._seats(game) if seat.is_winner]
+        return list(game_state(game).state.winners)
 
     def get_rounds_planned(self, game) -> int | None:
         return game.rules.round_limit

@@ -2,31 +2,31 @@ from django.urls import path
 
 from scorekeeper import converters  # noqa: F401 - registers <id:...>
 
-from . import views
+from .views import games, live, players, reports, rounds, scorebooks, transfer
 
 app_name = "api"
 
 urlpatterns = [
-    path("players/", views.PlayerList.as_view(), name="player-list"),
-    path("players/<id:pk>/", views.PlayerDetail.as_view(), name="player-detail"),
-    path("players/<id:pk>/stats/", views.PlayerStats.as_view(), name="player-stats"),
-    path("games/", views.GameList.as_view(), name="game-list"),
-    path("games/<id:pk>/", views.GameDetail.as_view(), name="game-detail"),
-    path("games/<id:game_pk>/rounds/", views.RoundList.as_view(), name="round-list"),
-    path("games/<id:game_pk>/rounds/<id:number>/", views.RoundDetail.as_view(), name="round-detail"),
-    path("games/<id:game_pk>/rounds/restore/", views.RoundRestore.as_view(), name="round-restore"),
-    path("games/<id:game_pk>/share/", views.GameShare.as_view(), name="game-share"),
-    path("live/<str:token>/", views.LiveView.as_view(), name="live"),
-    path("games/<id:game_pk>/export/", views.GameExport.as_view(), name="game-export"),
-    path("games/<id:game_pk>/history/", views.GameHistory.as_view(), name="game-history"),
-    path("export/", views.Export.as_view(), name="export"),
-    path("import/", views.Import.as_view(), name="import"),
-    path("leaderboard/", views.Leaderboard.as_view(), name="leaderboard"),
-    path("me/", views.Me.as_view(), name="me"),
-    path("me/stats/", views.MyStats.as_view(), name="me-stats"),
-    path("scorebooks/", views.ScorebookList.as_view(), name="scorebook-list"),
-    path("scorebooks/<id:pk>/", views.ScorebookDetail.as_view(), name="scorebook-detail"),
-    path("scorebooks/<id:pk>/invites/", views.InviteCreate.as_view(), name="scorebook-invites"),
-    path("scorebooks/<id:pk>/members/<id:user_pk>/", views.MemberDetail.as_view(), name="scorebook-member"),
-    path("invites/<str:code>/accept/", views.InviteAccept.as_view(), name="invite-accept"),
+    path("players/", players.PlayerList.as_view(), name="player-list"),
+    path("players/<id:pk>/", players.PlayerDetail.as_view(), name="player-detail"),
+    path("players/<id:pk>/stats/", reports.PlayerStats.as_view(), name="player-stats"),
+    path("games/", games.GameList.as_view(), name="game-list"),
+    path("games/<id:pk>/", games.GameDetail.as_view(), name="game-detail"),
+    path("games/<id:game_pk>/rounds/", rounds.RoundList.as_view(), name="round-list"),
+    path("games/<id:game_pk>/rounds/<id:number>/", rounds.RoundDetail.as_view(), name="round-detail"),
+    path("games/<id:game_pk>/rounds/restore/", rounds.RoundRestore.as_view(), name="round-restore"),
+    path("games/<id:game_pk>/share/", live.GameShare.as_view(), name="game-share"),
+    path("live/<str:token>/", live.LiveView.as_view(), name="live"),
+    path("games/<id:game_pk>/export/", transfer.GameExport.as_view(), name="game-export"),
+    path("games/<id:game_pk>/history/", games.GameHistory.as_view(), name="game-history"),
+    path("export/", transfer.Export.as_view(), name="export"),
+    path("import/", transfer.Import.as_view(), name="import"),
+    path("leaderboard/", reports.Leaderboard.as_view(), name="leaderboard"),
+    path("me/", reports.Me.as_view(), name="me"),
+    path("me/stats/", reports.MyStats.as_view(), name="me-stats"),
+    path("scorebooks/", scorebooks.ScorebookList.as_view(), name="scorebook-list"),
+    path("scorebooks/<id:pk>/", scorebooks.ScorebookDetail.as_view(), name="scorebook-detail"),
+    path("scorebooks/<id:pk>/invites/", scorebooks.InviteCreate.as_view(), name="scorebook-invites"),
+    path("scorebooks/<id:pk>/members/<id:user_pk>/", scorebooks.MemberDetail.as_view(), name="scorebook-member"),
+    path("invites/<str:code>/accept/", scorebooks.InviteAccept.as_view(), name="invite-accept"),
 ]

@@ -12,6 +12,8 @@ bench/fill.py measures it) and otherwise check 9's totals stand.
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
+from itertools import islice
 
 from .tiles import DOUBLE_BLANK, Tile, all_tiles, double
 
@@ -33,8 +35,20 @@ class Undecided(Exception):
 def pool_counts(highest: int, starting_double: int, taken: Iterable[Tile]) -> dict[int, int]:
     """How many tiles of each pip value are free: not the starting double, not the 0-0 (a hand
     holds it only when it says so), not a tile some hand listed."""
-    out = {double(starting_double), DOUBLE_BLANK, *taken}
-    return dict(Counter(tile.pips for tile in all_tiles(highest) if tile not in out))
+    tiles, counts = _whole_set(highest)
+    pool = Counter(counts)
+    for tile in {double(starting_double), DOUBLE_BLANK, *taken}:
+        if tile in tiles:
+            pool[tile.pips] -= 1
+    return {value: count for value, count in pool.items() if count > 0}
+
+
+@cache
+def _whole_set(highest: int) -> tuple[frozenset[Tile], dict[int, int]]:
+    """The set's tiles, and how many of them hold each pip value (worked out once per set: an
+    import checks thousands of rounds)."""
+    tiles = all_tiles(highest)
+    return frozenset(tiles), dict(Counter(tile.pips for tile in tiles))
 
 
 def can_fill(needs: Sequence[Need], pool: dict[int, int], budget: int = NODE_BUDGET) -> bool:
@@ -63,7 +77,7 @@ def _greedy(needs: Sequence[Need], pool: dict[int, int]) -> bool:
         else:
             likely = round(need.pips / mean) if mean else 0
             nearby = sorted(range(max(0, likely - 3), likely + 4), key=lambda k: abs(k - likely))
-            counts = [k for k in nearby if _fits(free, need.pips, k)][:3]
+            counts = list(islice((k for k in nearby if _fits(free, need.pips, k)), 3))
         if not any(_take(free, need.pips, count) for count in counts):
             return False
     return True
@@ -100,13 +114,21 @@ def _take(free: list[int], pips: int, count: int, steps: list | None = None) -> 
     steps[0] -= 1
     if steps[0] < 0:
         return False
-    target = pips / count
-    for value in sorted((v for v in range(len(free)) if free[v]), key=lambda v: abs(v - target)):
+    for value in _nearest_first(len(free), pips, count):
+        if not free[value]:  # `free` is as it was at the start whenever the loop comes back here
+            continue
         free[value] -= 1
         if _fits(free, pips - value, count - 1) and _take(free, pips - value, count - 1, steps):
             return True
         free[value] += 1
     return False
+
+
+@cache
+def _nearest_first(size: int, pips: int, count: int) -> tuple[int, ...]:
+    """The pip values 0..size-1, nearest to a tile's share of `pips` first (ties: the smaller)."""
+    target = pips / count
+    return tuple(sorted(range(size), key=lambda v: abs(v - target)))
 
 
 def _search(needs: Sequence[Need], pool: dict[int, int], budget: int) -> bool:

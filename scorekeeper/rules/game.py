@@ -3,7 +3,7 @@
 from dataclasses import asdict, dataclass, fields
 
 from .text import Text, _
-from .tiles import DEFAULT_SET, SUPPORTED_SETS
+from .tiles import DEFAULT_SET, SUPPORTED_SETS, grammar
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
@@ -47,6 +47,11 @@ class GameRules:
         """The starting doubles of the first pass: N down to 0, then back up to N when extended."""
         down = tuple(range(self.tile_set, -1, -1))
         return down + tuple(range(1, self.tile_set + 1)) if self.extended else down
+
+    @property
+    def tile_grammar(self) -> dict:
+        """How a list of tiles of this game's set is read (tiles.grammar), for the page scripts."""
+        return grammar(self.tile_set)
 
     @property
     def round_limit(self) -> int | None:
@@ -103,6 +108,12 @@ def open_positions(rules: GameRules, last_position: int | None) -> tuple[int, ..
     return tuple(position for position in range(first, end) if rules.double_at(position) != just_played)
 
 
+def skipped_doubles(rules: GameRules, last_position: int | None, position: int) -> list[int]:
+    """The doubles a round placed at `position` leaves out, nobody having held them: those of the
+    positions between the last round played and it (never played in this pass)."""
+    return [rules.double_at(p) for p in range(0 if last_position is None else last_position + 1, position)]
+
+
 def place_round(rules: GameRules, last_position: int | None, starting_double: int) -> int:
     """The sequence position a round starting with `starting_double` takes after `last_position`:
     its first place among the open positions. The doubles skipped on the way are never played."""
@@ -125,3 +136,28 @@ def place_round(rules: GameRules, last_position: int | None, starting_double: in
             expected=f"{expected}-{expected}",
         )
     )
+
+
+def doubles_ahead(rules: GameRules, last_position: int | None) -> dict:
+    """The doubles open after each round that may come next, as data for a page script that holds no
+    rule of its own (the round form of a phone with rounds waiting to be sent): {"start": place,
+    "open": {place: [[double, place after a round starting with it], ...]}}, each double once, the
+    expected one first. A place stands for a position in the sequence (in a target-score game,
+    positions whole passes apart share one: the doubles open after them are the same)."""
+
+    def place(position: int | None) -> str:
+        if position is None:
+            return "start"
+        return str(position if rules.round_limit is not None else position % rules.period)
+
+    table: dict[str, list[list]] = {}
+    todo = [last_position]
+    while todo:
+        position = todo.pop()
+        if place(position) in table:
+            continue
+        # Each double once, at the first place it can take (as place_round places it).
+        later = {rules.double_at(p): p for p in reversed(open_positions(rules, position))}
+        table[place(position)] = [[double, place(p)] for double, p in sorted(later.items(), key=lambda item: item[1])]
+        todo += later.values()
+    return {"start": place(last_position), "open": table}

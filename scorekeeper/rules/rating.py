@@ -24,10 +24,15 @@ class Rating:
 
     @property
     def ordinal(self) -> float:
-        return self.mu - 3 * self.sigma
+        return ordinal(self.mu, self.sigma)
 
 
 START = Rating(MODEL.mu, MODEL.sigma)
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """The skill a player is almost surely above: what the leaderboard ranks by."""
+    return mu - 3 * sigma
 
 
 def rate_game(before: Mapping[int, Rating], ranks: Mapping[int, int]) -> dict[int, Rating]:

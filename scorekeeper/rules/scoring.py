@@ -1,10 +1,11 @@
 """Round scores, running totals, standings, the end of a game and its winners."""
 
+import operator
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .game import GameRules, open_positions
-from .text import _
+from .text import Text, _
 
 
 def penalty(rules: GameRules, *, double_blank: bool, ended_on_double: bool) -> int:
@@ -45,20 +46,23 @@ class Progress:
     # Number of rounds after which the game ended; None while it goes on.
     ended_after: int | None
     next_position: int | None
+    running: tuple[dict[Hashable, int], ...] = ()  # the totals after each round
 
 
 def progress(rules: GameRules, players: Iterable[Hashable], rounds: Sequence[PlayedRound]) -> Progress:
     """Replay the rounds in order: running totals, whether and when the game ended."""
     totals = dict.fromkeys(players, 0)
     ended_after = None
+    running = []
     for number, played in enumerate(rounds, start=1):
         for player, score in played.scores.items():
             totals[player] = totals.get(player, 0) + score
+        running.append(dict(totals))
         if ended_after is None and _ends_game(rules, played.position, totals):
             ended_after = number
     finished = ended_after is not None
     next_position = None if finished else (rounds[-1].position + 1 if rounds else 0)
-    return Progress(totals, finished, ended_after, next_position)
+    return Progress(totals, finished, ended_after, next_position, tuple(running))
 
 
 def _ends_game(rules: GameRules, position: int, totals: Mapping[Hashable, int]) -> bool:
@@ -69,6 +73,24 @@ def _ends_game(rules: GameRules, position: int, totals: Mapping[Hashable, int]) 
 
 def winners(ranked: Sequence[Standing]) -> list[Hashable]:
     return [standing.player for standing in ranked if standing.rank == 1]
+
+
+# How a finished game ended for a player against one opponent, by the comparison of the player's
+# total with the opponent's (a lower total finishes ahead). The comparisons are named as a
+# database's lookups name them, so the records and the queries over seats count the same way.
+OUTCOMES = {"ahead": "lt", "behind": "gt", "level": "exact"}
+_COMPARE = {"lt": operator.lt, "gt": operator.gt, "exact": operator.eq}
+
+
+def outcome(total: int, opponent_total: int) -> str:
+    """How a player with `total` did against an opponent with `opponent_total`: a key of OUTCOMES."""
+    return next(name for name, comparison in OUTCOMES.items() if _COMPARE[comparison](total, opponent_total))
+
+
+def leaderboard_order(wins: int, win_rate: float, average_total: float | None) -> tuple:
+    """Where a player's figures stand on a leaderboard, as a sort key (smaller first): most wins,
+    then the better win rate, then the lower average total; no average (no game) goes last."""
+    return (-wins, -win_rate, average_total is None, average_total or 0)
 
 
 @dataclass(frozen=True)
@@ -147,9 +169,24 @@ class GameState:
             return _("end of a pass: the doubles start again from the top")
         return None
 
+    def ending(self, rules: GameRules) -> Text | None:
+        """How the game ended, as a sheet says it; None while it goes on."""
+        if self.ended_because == EndReason.TARGET:
+            return _("Ended after round {round}: a total reached {target}.", round=self.ended_after,
+                     target=rules.target_score)  # fmt: skip
+        if self.ended_because == EndReason.SEQUENCE:
+            return _("Every starting double has been played.")
+        return None
+
     @property
     def leaders(self) -> tuple[SeatState, ...]:
         return tuple(seat for seat in self.standings if seat.rank == 1) if self.rounds else ()
+
+    @property
+    def next_number(self) -> int:
+        """The number the next round gets: rounds are numbered 1, 2, ... in play order, and only
+        the last one can be taken away, so the numbers never have a gap."""
+        return len(self.rounds) + 1
 
 
 def derive(rules: GameRules, seats: Sequence[tuple[Hashable, str]], rounds: Sequence[RoundResult]) -> GameState:
@@ -181,20 +218,16 @@ def derive(rules: GameRules, seats: Sequence[tuple[Hashable, str]], rounds: Sequ
         )
         for index, (player, name) in enumerate(seats)
     )
-    running = dict.fromkeys(players, 0)
-    lines = []
-    for number, played in enumerate(rounds, start=1):
-        for player in players:
-            running[player] += played.scores.get(player, 0)
-        lines.append(
-            RoundLine(
-                number,
-                played.position,
-                rules.double_at(played.position),
-                tuple(played.scores.get(player, 0) for player in players),
-                tuple(running[player] for player in players),
-            )
+    lines = [
+        RoundLine(
+            number,
+            played.position,
+            rules.double_at(played.position),
+            tuple(played.scores.get(player, 0) for player in players),
+            tuple(totals.get(player, 0) for player in players),
         )
+        for number, (played, totals) in enumerate(zip(rounds, state.running, strict=True), start=1)
+    ]
     last = rounds[-1].position if rounds else None
     open_doubles = () if state.finished else tuple(rules.double_at(p) for p in open_positions(rules, last))
     if state.finished:

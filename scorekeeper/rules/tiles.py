@@ -17,10 +17,27 @@ from .text import Text, _
 SUPPORTED_SETS = (6, 9, 12, 15, 18)
 DEFAULT_SET = 12
 
-# Any dash a phone keyboard makes: hyphen-minus, hyphen, non-breaking hyphen, figure dash,
-# en dash, em dash, minus sign. \d is any script's decimal digit, read by int() as its value.
+# How a typed list of tiles is read ("12-3 5-5, 0 - 4"). The text is normalised first (NFKC turns
+# full-width digits, dashes and commas, and the wide and narrow spaces, into plain ones). Then:
+# any dash a phone keyboard makes: hyphen-minus, hyphen, non-breaking hyphen, figure dash,
+# en dash, em dash, minus sign;
 DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2212"
-_TILE_TEXT = re.compile(rf"^\s*(\d{{1,2}})\s*[{DASHES}]\s*(\d{{1,2}})\s*$")
+# the spaces left after NFKC (Python's str.isspace() of those; tests/rules/test_tiles.py checks);
+SPACES = "\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\u1680\u2028\u2029"
+# tiles are parted by runs of these; spaces around a dash are not a parting;
+SEPARATORS = ",;" + SPACES
+# each end of a tile is one or two decimal digits of any script (\d; int() reads their value).
+DIGITS_PER_END = 2
+
+_SPACE, _DASH = f"[{re.escape(SPACES)}]", f"[{re.escape(DASHES)}]"
+_AROUND_DASH = re.compile(rf"{_SPACE}*({_DASH}){_SPACE}*")
+_PARTING = re.compile(f"[{re.escape(SEPARATORS)}]+")
+_END = rf"(\d{{1,{DIGITS_PER_END}}})"
+_TILE_TEXT = re.compile(rf"{_SPACE}*{_END}{_SPACE}*{_DASH}{_SPACE}*{_END}{_SPACE}*")
+
+
+def _normal(text: str) -> str:
+    return unicodedata.normalize("NFKC", text)
 
 
 @dataclass(frozen=True, order=True)
@@ -35,10 +52,6 @@ class Tile:
     @property
     def pips(self) -> int:
         return self.high + self.low
-
-    @property
-    def is_double(self) -> bool:
-        return self.high == self.low
 
     def __str__(self) -> str:
         return f"{self.high}-{self.low}"
@@ -59,10 +72,15 @@ def double(value: int) -> Tile:
     return Tile(value, value)
 
 
+def split_tiles(text: str) -> list[str] | None:
+    """The tiles typed in one box ("12-3 5-5, 0 - 4"), each still to parse, or None when it is empty."""
+    joined = _AROUND_DASH.sub(r"\1", _normal(text))
+    return [item for item in _PARTING.split(joined) if item] or None
+
+
 def parse_tile(text: str, highest: int) -> Tile:
     """Read "a-b" (either order) as a tile of the double-`highest` set."""
-    # NFKC turns full-width digits and dashes into plain ones.
-    match = _TILE_TEXT.match(unicodedata.normalize("NFKC", text)) if isinstance(text, str) else None
+    match = _TILE_TEXT.fullmatch(_normal(text)) if isinstance(text, str) else None
     if match is None:
         shown = text if len(str(text)) <= 12 else f"{str(text)[:12]}…"
         raise TileError(_('"{text}" is not a tile: write two numbers joined by a dash, like "3-4"', text=shown))
@@ -70,6 +88,35 @@ def parse_tile(text: str, highest: int) -> Tile:
     if tile.high > highest:
         raise TileError(_('"{text}" is not in a double-{n} set (its ends go from 0 to {n})', text=text, n=highest))
     return tile
+
+
+@cache
+def digit_zeros() -> tuple[int, ...]:
+    """The code point of each script's digit zero that NFKC leaves as it is; its digits one to nine
+    follow it (Unicode encodes every script's decimal digits so)."""
+    return tuple(
+        code
+        for code in range(0x20000)  # every decimal digit is in the first two planes
+        if unicodedata.decimal(chr(code), None) == 0 and _normal(chr(code)) == chr(code)
+    )
+
+
+def grammar(highest: int) -> dict:
+    """How a typed list of tiles is read, as data, for the page scripts that read one as it is typed
+    (the tile picker): they follow this and hold no rule of their own. Normalise the text
+    (`normalize`), drop the `spaces` around a dash (`dashes`), part it at runs of `separators`;
+    a part is a tile when it is 1 to `digits_per_end` digits, a dash, 1 to `digits_per_end` digits,
+    nothing else, and neither end is above `highest`. A digit is a code point from one of
+    `digit_zeros` to nine above it, worth the difference."""
+    return {
+        "normalize": "NFKC",
+        "dashes": DASHES,
+        "spaces": SPACES,
+        "separators": SEPARATORS,
+        "digits_per_end": DIGITS_PER_END,
+        "digit_zeros": list(digit_zeros()),
+        "highest": highest,
+    }
 
 
 def tile_count(highest: int) -> int:

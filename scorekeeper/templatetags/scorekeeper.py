@@ -2,6 +2,7 @@ from django import template
 from django.utils.translation import gettext
 
 from ..models import Role
+from ..rules.game import doubles_ahead as open_after
 
 register = template.Library()
 
@@ -16,3 +17,10 @@ def percent(rate) -> str:
 def role(value) -> str:
     """A member's role in the page's language ("owner" -> "Owner", "Propietario")."""
     return Role(value).label if value in Role.values else value
+
+
+@register.simple_tag
+def doubles_ahead(sheet) -> dict:
+    """The doubles open after each round that may come next (rules.game.doubles_ahead): the round
+    form's script offers them past the rounds waiting on the phone."""
+    return open_after(sheet.game.rules, sheet.state.last_position)

@@ -1,13 +1,11 @@
 """Phones posting the same round at the same instant: one 201, the rest 409, never a 500."""
 
-import threading
-
 import pytest
-from django.db import connection
 from django.test import Client
 
 from scorekeeper.models import Round
 from tests.api.conftest import app_for, round_body, start_game
+from tests.races import at_once
 
 
 @pytest.mark.django_db(transaction=True)
@@ -16,23 +14,10 @@ def test_simultaneous_posts_of_one_round_give_one_201_and_409s(postgres_only, at
     app = app_for(f"race{attempt}@example.com")
     game = start_game(app)
     url, body = f"/api/v1/games/{game['id']}/rounds/", round_body(game, 6, 3, 4)
-    token = app.headers["X-Session-Token"]
-    barrier = threading.Barrier(5)
-    statuses = []
+    headers = {"X-Session-Token": app.headers["X-Session-Token"]}
 
     def post():
-        try:
-            client = Client()
-            barrier.wait()
-            response = client.post(url, body, content_type="application/json", headers={"X-Session-Token": token})
-            statuses.append(response.status_code)
-        finally:
-            connection.close()
+        return Client().post(url, body, content_type="application/json", headers=headers).status_code
 
-    threads = [threading.Thread(target=post) for _ in range(5)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert sorted(statuses) == [201, 409, 409, 409, 409]
+    assert sorted(at_once(5, post)) == [201, 409, 409, 409, 409]
     assert Round.objects.filter(game_id=game["id"]).count() == 1

@@ -22,6 +22,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from scorekeeper.models import Game, IdempotencyKey, Invite, Membership, Player, Round, Scorebook
 from scorekeeper.wsgi import application
 from tests.api.conftest import app_for, round_body, start_game
 
@@ -34,6 +35,7 @@ CHECKS = [
 ]
 EXAMPLES_PER_OPERATION_AND_MODE = 20
 MINIMUM_REQUESTS = 500
+NUL_EXAMPLES_PER_OPERATION = 8
 
 
 def real_parameters(path: str, owned: dict) -> dict:
@@ -63,8 +65,8 @@ def keep_test_connection():
         request_finished.connect(close_old_connections)
 
 
-@pytest.mark.django_db
-def test_generated_requests_never_break_the_server_or_the_schema():
+def owned_objects() -> tuple[dict, dict]:
+    """A user with one of everything (a game with a round, an invite, a live link); their ids and headers."""
     app = app_for("fuzz@example.com")
     game = start_game(app)
     app.post(f"/api/v1/games/{game['id']}/rounds/", round_body(game, 6, 3, 4))
@@ -73,7 +75,12 @@ def test_generated_requests_never_break_the_server_or_the_schema():
     token = app.post(f"/api/v1/games/{game['id']}/share/").json()["token"]
     owned = {"game": game["id"], "player": game["players"][0]["id"], "scorebook": book, "user": app.user.pk,
              "invite": invite, "live": token}  # fmt: skip
-    headers = {"X-Session-Token": app.headers["X-Session-Token"]}
+    return owned, {"X-Session-Token": app.headers["X-Session-Token"]}
+
+
+@pytest.mark.django_db
+def test_generated_requests_never_break_the_server_or_the_schema():
+    owned, headers = owned_objects()
     with keep_test_connection():
         schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
         operations = [result.ok() for result in schema.get_all_operations()]
@@ -109,4 +116,81 @@ def fuzz(operation, mode, owned, headers) -> int:
         # An operation with no parameters and no body has no invalid request to make.
         if mode is not GenerationMode.NEGATIVE:
             raise
+    return sent
+
+
+def snapshot() -> tuple:
+    """Everything a refused request could have written."""
+    return (
+        list(Game.objects.order_by("pk").values_list("name", "version", "deleted_at")),
+        Round.objects.count(),
+        list(Player.objects.order_by("pk").values_list("name", "user_id")),
+        list(Scorebook.objects.order_by("pk").values_list("name", flat=True)),
+        list(Membership.objects.order_by("pk").values_list("role", "last_used_at")),
+        Invite.objects.count(),
+        IdempotencyKey.objects.count(),
+    )
+
+
+def put_nul(case, place: str) -> str:
+    """Append a NUL to one value of a generated request (a path parameter, a query parameter, a
+    header, a string in the JSON body), adding one where the request has none; say where."""
+    if place == "path" and case.path_parameters:
+        name = sorted(case.path_parameters)[0]
+        case.path_parameters = {**case.path_parameters, name: f"{case.path_parameters[name]}\x00"}
+        return f"path {name}"
+    if place == "body" and isinstance(case.body, dict):
+        strings = sorted(name for name, value in case.body.items() if isinstance(value, str))
+        name = strings[0] if strings else sorted(case.body)[0] if case.body else "name"
+        case.body = {**case.body, name: f"{case.body.get(name, '') if strings else ''}\x00"}
+        return f"body {name}"
+    if place == "header":
+        case.headers = {**(case.headers or {}), "Idempotency-Key": "retry-\x00"}
+        return "header Idempotency-Key"
+    query = case.query or {}
+    name = sorted(query)[0] if query else "page"
+    case.query = {**query, name: f"{query.get(name, '')}\x00"}
+    return f"query {name}"
+
+
+@pytest.mark.django_db
+def test_a_nul_anywhere_in_a_generated_request_is_a_json_400_that_changes_nothing():
+    owned, headers = owned_objects()
+    with keep_test_connection():
+        schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
+        operations = [result.ok() for result in schema.get_all_operations()]
+        sent = sum(fuzz_nul(operation, owned, headers) for operation in operations)
+    print(f"schemathesis sent {sent} requests with a NUL over {len(operations)} operations")
+    assert sent >= NUL_EXAMPLES_PER_OPERATION * len(operations)
+
+
+def fuzz_nul(operation, owned, headers) -> int:
+    sent = 0
+
+    @settings(
+        max_examples=NUL_EXAMPLES_PER_OPERATION,
+        deadline=None,
+        database=None,
+        derandomize=True,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(
+        case=operation.as_strategy(generation_mode=GenerationMode.POSITIVE),
+        place=st.sampled_from(["path", "query", "header", "body"]),
+        aim_at_real_objects=st.booleans(),
+    )
+    def run(case, place, aim_at_real_objects):
+        nonlocal sent
+        if aim_at_real_objects and case.path_parameters:
+            real = real_parameters(operation.path, owned)
+            case.path_parameters = {name: real[name] for name in case.path_parameters}
+        where = put_nul(case, place)
+        before = snapshot()
+        response = case.call(headers=headers)
+        assert response.status_code == 400, (operation.label, where, response.status_code, response.text[:200])
+        assert response.headers["content-type"][0].startswith("application/json"), (operation.label, where)
+        assert snapshot() == before, (operation.label, where)
+        sent += 1
+
+    run()
     return sent

@@ -58,7 +58,8 @@ def test_an_unchanged_game_is_a_304_and_a_new_round_a_200(app, shared, django_as
     app.post(f"/api/v1/games/{game['id']}/rounds/", round_body(game, 6, 3, 4))
     changed = viewer.get(link["api_url"], headers={"If-None-Match": etag})
     assert changed.status_code == 200 and changed["ETag"] != etag and len(changed.json()["rounds"]) == 1
-    page = viewer.get(f"/live/{link['token']}/sheet/", headers={"If-None-Match": changed["ETag"]})
+    sheet = f"/live/{link['token']}/sheet/"
+    page = viewer.get(sheet, headers={"If-None-Match": viewer.get(sheet)["ETag"]})
     assert page.status_code == 304
 
 
@@ -125,3 +126,46 @@ def test_deleting_the_game_ends_its_link(app, shared):
     trashed = Game.objects.get()
     restore_game(game=trashed, by=trashed.deleted_by)
     assert Client().get(link["api_url"]).status_code == 404  # a restored game does not reopen the link
+
+
+def test_the_live_body_comes_in_each_viewers_language_and_a_spanish_etag_is_no_304_for_english(app, shared):
+    _, link = shared
+    sheet = f"/live/{link['token']}/sheet/"
+    spanish = Client().get(sheet, headers={"Accept-Language": "es"})
+    english = Client().get(sheet, headers={"Accept-Language": "en"})  # after the Spanish one was kept
+    assert "Hoja de puntuación" in spanish.text and spanish["Content-Language"] == "es"
+    assert "Score sheet" in english.text and "Hoja de puntuación" not in english.text
+    assert english["Content-Language"] == "en" and english["ETag"] != spanish["ETag"]
+    for response in (spanish, english):
+        assert {"Accept-Language", "Cookie"} <= {v.strip() for v in response["Vary"].split(",")}
+        assert response["Cache-Control"] == "no-cache"
+    again = Client().get(sheet, headers={"Accept-Language": "en", "If-None-Match": spanish["ETag"]})
+    assert again.status_code == 200 and "Score sheet" in again.text
+    same = Client().get(sheet, headers={"Accept-Language": "es", "If-None-Match": spanish["ETag"]})
+    assert same.status_code == 304 and same["ETag"] == spanish["ETag"]
+
+
+def test_the_language_cookie_chooses_the_live_pages_language_and_its_etag(app, shared):
+    _, link = shared
+    viewer = Client(headers={"Accept-Language": "en"})
+    viewer.cookies["language"] = "es"
+    page = viewer.get(link["url"])
+    body = viewer.get(f"/live/{link['token']}/sheet/")
+    assert "Hoja de puntuación" in page.text and "Hoja de puntuación" in body.text
+    assert page["ETag"] == body["ETag"] and f'data-etag="{page["ETag"]}"' in page.text.replace("&quot;", '"')
+    assert page["Cache-Control"] == "private, no-cache"  # the page carries this viewer's CSRF token
+
+
+def test_renaming_a_player_changes_the_live_links_etags_and_bodies(app, shared):
+    game, link = shared
+    viewer = Client()
+    json_before = viewer.get(link["api_url"])
+    sheet = f"/live/{link['token']}/sheet/"
+    html_before = viewer.get(sheet)
+    assert "Ben" in html_before.text
+    renamed = app.patch(f"/api/v1/players/{game['players'][1]['id']}/", {"name": "B."})
+    assert renamed.status_code == 200
+    json_after = viewer.get(link["api_url"], headers={"If-None-Match": json_before["ETag"]})
+    assert json_after.status_code == 200 and [p["name"] for p in json_after.json()["players"]] == ["Ann", "B.", "Cy"]
+    html_after = viewer.get(sheet, headers={"If-None-Match": html_before["ETag"]})
+    assert html_after.status_code == 200 and "B." in html_after.text and "Ben" not in html_after.text

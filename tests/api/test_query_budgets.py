@@ -64,28 +64,30 @@ def test_recording_correcting_and_undoing_a_round_cost_a_fixed_number_of_queries
     url = f"/api/v1/games/{game['id']}/rounds/"
     next_double = 12 - rounds
     # 1-3 session token (exists, load) and user; 4 claim the Idempotency-Key (insert); 5 the game
-    # with the user's role; 6 lock the game; 7 seats + players; 8 the last round; 9 insert the round,
-    # 10 its history row, 11 its entries (one insert); 12 every entry of the game (the state is derived
-    # from them); 13 the seats' figures (one UPDATE ... FROM VALUES); 14 the game's state and version;
-    # 15 store the answer with the key. The rest are savepoints (2 per transaction: idempotency, service).
-    with django_assert_num_queries(15 + 6):
+    # with the user's role; 6 lock the game (its saved state comes with it: the last round's place and
+    # every round's scores, so no round or entry is read); 7 seats + players; 8 insert the round,
+    # 9 its history row, 10 its entries (one insert); 11 the seats' figures (one UPDATE ... FROM
+    # VALUES); 12 the game's new state and version; 13 store the answer with the key. The rest are
+    # savepoints (2 per transaction: idempotency, the round command).
+    with django_assert_num_queries(13 + 6):
         response = app.post(
             url, round_body(game, next_double, *range(3, 2 + players)), headers={"Idempotency-Key": "a"}
         )
     assert response.status_code == 201 and len(response.json()["entries"]) == players
-    with django_assert_num_queries(15 + 6):  # by tile lists: the same queries
+    with django_assert_num_queries(13 + 6):  # by tile lists: the same queries
         response = app.post(url, tile_body(game, next_double - 1), headers={"Idempotency-Key": "b"})
     assert response.status_code == 201 and response.json()["entries"][2]["tiles_left"] == 3
     number = rounds + 2
-    # 1-3 token and user; 4 the game with the role; 5 the round and who recorded it; 6 lock the
-    # game; 7 the round again, under the lock; 8 seats + players; 9 delete its entries; 10 insert the
-    # new ones; 11 the round; 12 its history row; 13 every entry of the game; 14 seats; 15 game;
-    # 2 savepoints. (A correction that ends the game counts the rounds: one query more.)
-    with django_assert_num_queries(15 + 2):
+    # 1-3 token and user; 4 the game with the role; 5 the round's id; 6 lock the game (with its saved
+    # state); 7 seats + players; 8 the round again, under the lock, and who recorded it; 9 delete its
+    # entries; 10 insert the new ones; 11 the round; 12 its history row; 13 seats; 14 the game's new
+    # state and version; 2 savepoints.
+    with django_assert_num_queries(14 + 2):
         response = app.put(f"{url}{number}/", round_body(game, next_double - 1, *range(4, 3 + players)))
     assert response.status_code == 200 and response.json()["corrected_by"]["email"] == "ann@example.com"
-    # 1-3 token and user; 4 game with role; 5 the round; 6 lock the game; 7 the last round, 8 its
-    # entries (kept for restore); 9 save them on the game; 10 delete its entries, 11 the round;
-    # 12 its history row; 13 seats + players; 14 every entry; 15 seats; 16 game; 2 savepoints.
-    with django_assert_num_queries(16 + 2):
+    # 1-3 token and user; 4 game with role; 5 the round; 6 lock the game (with its saved state);
+    # 7 the last round, 8 its entries (kept for restore); 9 seats + players; 10 delete its entries,
+    # 11 the round; 12 its history row; 13 seats; 14 the game's new state, version and the round kept
+    # for restore; 2 savepoints.
+    with django_assert_num_queries(14 + 2):
         assert app.delete(f"{url}{number}/").status_code == 204

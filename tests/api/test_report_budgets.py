@@ -5,9 +5,10 @@ import random
 import pytest
 
 from scorekeeper import scorebooks
-from scorekeeper.demo import PlayerFactory, seed_games
+from scorekeeper.demo import seed_games
 from scorekeeper.models import Membership, Player
 from tests.api.conftest import app_for
+from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -113,12 +113,17 @@ def test_each_role_gets_what_its_role_allows(club, role, route, method):
     assert response.status_code == 204 or response["Content-Type"].startswith(("application/json", "text/csv"))
 
 
-@pytest.mark.parametrize(("route", "method"), sorted(k for k in MATRIX if k[1] != "get"))
-@pytest.mark.parametrize("role", ["viewer", "stranger", "anonymous"])
+REFUSED_WRITES = [
+    (role, route, method)
+    for route, method in sorted(MATRIX)
+    if method != "get"
+    for role in ("viewer", "stranger", "anonymous")
+    if (MATRIX[(route, method)][3][role] or 401) >= 400
+]
+
+
+@pytest.mark.parametrize(("role", "route", "method"), REFUSED_WRITES)
 def test_a_refused_write_changes_nothing(club, role, route, method):
-    expected = MATRIX[(route, method)][3][role] or 401
-    if expected < 400:
-        pytest.skip("allowed for this role")
     before = (Player.objects.count(), Game.objects.count(), Round.objects.count(),
               sorted(Membership.objects.values_list("user_id", "role")), Game.objects.get().version,
               club.book.invites.count(), list(LiveLink.objects.values_list("selector", flat=True)))  # fmt: skip

@@ -10,8 +10,9 @@ from rest_framework import serializers
 
 from scorekeeper import stats
 from scorekeeper.api.serializers import LeaderboardRowSerializer, PlayerStatsSerializer
-from scorekeeper.demo import PlayerFactory, seed_games
+from scorekeeper.demo import seed_games
 from scorekeeper.models import Player
+from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
 

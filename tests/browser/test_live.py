@@ -7,7 +7,7 @@ import zxingcpp
 from PIL import Image
 from playwright.sync_api import expect
 
-from scorekeeper import services
+from scorekeeper import live, services
 from scorekeeper.models import LiveLink
 from tests.browser.conftest import PHONE, screenshot
 from tests.browser.test_csp import log_in
@@ -68,4 +68,20 @@ def test_a_phone_without_an_account_follows_the_game_from_the_qr_code(phone, bro
     expect(status).to_have_text("This live link was stopped", timeout=5000)
     assert viewer.goto(url).status == 404
     assert violations == []
+    table.close()
+
+
+def test_a_viewer_who_chose_spanish_keeps_spanish_as_the_game_moves_on(browser, live_server):
+    """The switch's cookie chose Spanish on a phone whose browser asks for English: the sheet the
+    page fetches by itself (without cookies) comes in the page's language all the same."""
+    game = make_game(names=("Ann", "Ben", "Cy"), tile_set=6)
+    link = live.share(game=game, by=None)
+    table = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-US")
+    table.add_cookies([{"name": "language", "value": "es", "url": live_server.url}])
+    viewer = table.new_page()
+    viewer.goto(f"{live_server.url}/live/{link.token}/")
+    expect(viewer.locator("#live-status")).to_have_text("en vivo")
+    record(game, 6, (3, 4))
+    expect(viewer.locator("#sheet tfoot td")).to_have_text(["0", "3", "4"], timeout=3000)
+    expect(viewer.locator(".leader")).to_contain_text("Va ganando: Ann con 0")
     table.close()

@@ -4,10 +4,11 @@ wait on the phone and reach the server once each, in order, when the connection 
 from urllib.parse import urlparse
 
 import pytest
+from django.contrib.sessions.models import Session
 from playwright.sync_api import expect
 
 from scorekeeper import services
-from scorekeeper.models import Round
+from scorekeeper.models import Membership, Round
 from scorekeeper.rules.rounds import EntryInput
 from tests.browser.conftest import screenshot
 from tests.browser.test_csp import log_in
@@ -25,6 +26,45 @@ KEPT = """async (path) => {
 }"""
 
 
+def wait_until_kept(page, *paths):
+    for path in paths:
+        for _ in range(40):
+            if page.evaluate(KEPT, path):
+                break
+            page.wait_for_timeout(250)
+        else:
+            raise AssertionError(f"{path} was not kept")
+
+
+def sheet_kept(page, user, game):
+    """Log in as `user` and open the game's sheet until the worker keeps it and its round entry,
+    and nothing the page or its worker asked for is still on its way."""
+    in_flight = set()
+    game_pages = (f"/games/{game.pk}/", f"/games/{game.pk}/rounds/new/")
+    events = {
+        "request": lambda request: urlparse(request.url).path in game_pages and in_flight.add(request),
+        "requestfinished": lambda request: in_flight.discard(request),
+        "requestfailed": lambda request: in_flight.discard(request),
+    }
+    for event, listener in events.items():
+        page.context.on(event, listener)
+    log_in(page, user.email)
+    page.goto(f"/games/{game.pk}/")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    # Once in control, the worker is asked to keep this sheet and its round entry.
+    wait_until_kept(page, f"/games/{game.pk}/", f"/games/{game.pk}/rounds/new/")
+    # The worker fetches both pages again: an answer still on its way would renew the CSRF cookie
+    # after a test clears the cookies, and the next sign-in would fail its CSRF check.
+    for _ in range(100):
+        if not in_flight:
+            break
+        page.wait_for_timeout(100)
+    else:
+        raise AssertionError(f"still on their way: {[request.url for request in in_flight]}")
+    for event, listener in events.items():
+        page.context.remove_listener(event, listener)
+
+
 @pytest.fixture
 def table(phone):
     """A logged-in phone on the sheet of a double-6 game for three, its pages kept by the worker."""
@@ -32,17 +72,7 @@ def table(phone):
     game = make_game(owner=user, names=("Ann", "Ben", "Cy"), tile_set=6)
     requests = []
     phone.context.on("request", lambda request: requests.append(request.url))
-    log_in(phone, user.email)
-    phone.goto(f"/games/{game.pk}/")
-    phone.wait_for_function("navigator.serviceWorker.controller !== null")
-    # Once in control, the worker is asked to keep this sheet and its round entry.
-    for path in (f"/games/{game.pk}/", f"/games/{game.pk}/rounds/new/"):
-        for _ in range(40):
-            if phone.evaluate(KEPT, path):
-                break
-            phone.wait_for_timeout(250)
-        else:
-            raise AssertionError(f"{path} was not kept")
+    sheet_kept(phone, user, game)
     return phone, game, requests
 
 
@@ -176,3 +206,176 @@ def test_logging_out_leaves_no_page_and_no_round_on_the_phone(table):
     assert waiting(page) == 0
     # Nothing the app or its worker asked for left this origin.
     assert {urlparse(url).netloc for url in requests} == {urlparse(page.url).netloc}
+
+
+def end_the_session(page, how):
+    if how == "cookies cleared":
+        page.context.clear_cookies()
+    else:  # deleted on the server: expired, or signed out through allauth's API from elsewhere
+        Session.objects.all().delete()
+
+
+@pytest.mark.parametrize("how", ["cookies cleared", "session deleted on the server"])
+def test_the_next_account_on_the_phone_never_sees_the_last_ones_kept_pages_offline(phone, how):
+    ann = UserFactory(email="annabel.private@example.com")
+    hers = make_game(owner=ann, names=("Annabel Quist", "Ben Hollow"), tile_set=6)
+    bea = UserFactory(email="bea@example.com")
+    bea_game = make_game(owner=bea, names=("Bea", "Dot"), tile_set=6)
+    sheet_kept(phone, ann, hers)
+    end_the_session(phone, how)  # no logout button: nothing on the phone was cleared
+    sheet_kept(phone, bea, bea_game)
+    # Only what was kept for Bea is on the phone now.
+    assert not phone.evaluate(KEPT, f"/games/{hers.pk}/")
+    assert not phone.evaluate(KEPT, f"/games/{hers.pk}/rounds/new/")
+    phone.context.set_offline(True)
+    phone.goto(f"/games/{hers.pk}/")
+    expect(phone.locator("h1")).to_have_text("No connection")
+    content = phone.content()
+    assert "Annabel" not in content and "annabel.private" not in content and "Ben Hollow" not in content
+    screenshot(phone, "43-offline-other-accounts-sheet")
+    # Bea's own sheet still opens, kept for her.
+    phone.goto(f"/games/{bea_game.pk}/")
+    expect(phone.locator("#app-status")).to_contain_text("Offline: last updated")
+    expect(phone.locator("main")).to_contain_text("Dot")
+    expect(phone.locator("footer")).to_contain_text("bea@example.com")
+
+
+def test_signing_out_through_allauths_api_drops_the_kept_pages_with_no_page_in_between(table):
+    page, game, _ = table
+    status = page.evaluate("""async () => {
+      const token = JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"];
+      const response = await fetch("/_allauth/browser/v1/auth/session", { method: "DELETE", headers: { "X-CSRFToken": token } });
+      return response.status;
+    }""")
+    assert status == 401  # allauth's answer: nobody is signed in now
+    assert not page.evaluate(KEPT, f"/games/{game.pk}/")
+    assert not page.evaluate(KEPT, f"/games/{game.pk}/rounds/new/")
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("h1")).to_have_text("No connection")
+
+
+def test_a_kept_sheet_that_is_now_not_found_is_dropped_with_its_round_entry(table):
+    page, game, _ = table
+    sheet, entry = f"/games/{game.pk}/", f"/games/{game.pk}/rounds/new/"
+    game.delete()
+    assert page.reload().status == 404  # online
+    assert not page.evaluate(KEPT, sheet)
+    assert not page.evaluate(KEPT, entry)
+    page.context.set_offline(True)
+    page.goto(entry)
+    expect(page.locator("h1")).to_have_text("No connection")
+
+
+def test_a_kept_round_entry_the_account_may_no_longer_use_is_dropped(phone):
+    owner, ann = UserFactory(), UserFactory()
+    game = make_game(owner=owner, names=("Ann", "Ben", "Cy"), tile_set=6)
+    membership = Membership.objects.create(scorebook=game.scorebook, user=ann, role="scorer")
+    sheet_kept(phone, ann, game)
+    membership.role = "viewer"  # the owner makes Ann a viewer
+    membership.save()
+    response = phone.goto(f"/games/{game.pk}/rounds/new/")
+    assert response.status == 403
+    assert not phone.evaluate(KEPT, f"/games/{game.pk}/rounds/new/")
+    assert phone.evaluate(KEPT, f"/games/{game.pk}/")  # she still sees the sheet
+    phone.context.set_offline(True)
+    phone.goto(f"/games/{game.pk}/rounds/new/")
+    expect(phone.locator("h1")).to_have_text("No connection")
+    phone.goto(f"/games/{game.pk}/")
+    expect(phone.locator("#app-status")).to_contain_text("Offline: last updated")
+
+
+def test_a_kept_page_is_kept_though_it_says_private_no_store(table):
+    page, game, _ = table
+    cache_control = page.evaluate(
+        """async (path) => {
+      for (const key of await caches.keys()) {
+        const found = await (await caches.open(key)).match(path, { ignoreVary: true });
+        if (found) return found.headers.get("Cache-Control");
+      }
+      return null;
+    }""",
+        f"/games/{game.pk}/",
+    )
+    assert cache_control == "private, no-store"
+
+
+def test_a_round_saved_offline_waits_for_its_own_account_and_is_never_sent_with_the_next_ones(phone):
+    ann, bea = UserFactory(), UserFactory()
+    game = make_game(owner=ann, names=("Ann", "Ben", "Cy"), tile_set=6)
+    Membership.objects.create(scorebook=game.scorebook, user=bea, role="scorer")
+    sheet_kept(phone, ann, game)
+    phone.context.set_offline(True)
+    phone.reload()
+    enter_round(phone, {"Ann": 0, "Ben": 9, "Cy": 14})
+    expect(phone.locator(".outbox-item.waiting")).to_have_count(1)
+    phone.context.clear_cookies()  # Ann's session ends without the logout button
+    # Her page's own tries to send it fail (the page's fetch is cut for POSTs), so it still waits.
+    phone.evaluate("""() => {
+      const send = window.fetch;
+      window.fetch = (url, options) => (options && options.method === "POST" ? Promise.reject(new TypeError("Failed to fetch")) : send(url, options));
+    }""")
+    phone.context.set_offline(False)
+    sheet_kept(phone, bea, game)  # Bea, a scorer of the same game, signs in on the phone
+    phone.evaluate("window.scorekeeperOutbox.sync()")
+    expect(phone.locator("#outbox")).to_be_hidden()  # not hers to see
+    expect(phone.locator("#app-status")).not_to_contain_text("waiting")
+    screenshot(phone, "44-offline-next-account-sheet")
+    assert waiting(phone) == 1  # kept aside, for Ann
+    assert not Round.objects.filter(game=game).exists()
+    # Ann back on her phone: her round goes, as hers.
+    phone.context.clear_cookies()
+    log_in(phone, ann.email)
+    phone.goto(f"/games/{game.pk}/")  # the sheet sends what waits as it opens, then shows it saved
+    for _ in range(80):
+        if Round.objects.filter(game=game).exists():
+            break
+        phone.wait_for_timeout(250)
+    assert list(Round.objects.filter(game=game).values_list("starting_double", "recorded_by")) == [(6, ann.pk)]
+
+
+def test_a_surprising_round_saved_offline_asks_on_sync_and_saving_anyway_sends_it_with_the_answer(table):
+    page, game, _ = table
+    page.context.set_offline(True)
+    page.reload()
+    enter_round(page, {"Ann": 0, "Ben": 80, "Cy": 14})  # more than 7 dealt tiles of a double-6 set hold
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    asked = page.locator(".outbox-item.refused")
+    expect(asked).to_contain_text("Ben: 80 pips is more than the 7 biggest tiles of a deal hold", timeout=20_000)
+    screenshot(page, "45-offline-sync-asks")
+    assert not Round.objects.filter(game=game).exists()
+    asked.get_by_role("button", name="Save anyway").click()
+    expect(page.locator("#outbox")).to_be_hidden(timeout=20_000)  # sent, and the sheet shown again
+    assert server_rounds(page, game) == [(1, 6, [0, 80, 14])]
+    expect(page.locator(".messages")).to_contain_text("Recorded round 1")
+
+
+def test_a_round_saved_offline_that_breaks_a_rule_shows_why_and_fix_opens_it_in_the_form(table):
+    page, game, _ = table
+    page.context.set_offline(True)
+    page.reload()
+    enter_round(page, {"Ann": 0, "Ben": 400, "Cy": 14})  # more pips than the set holds
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    refused = page.locator(".outbox-item.refused")
+    expect(refused).to_contain_text("Ben", timeout=20_000)
+    expect(refused).to_contain_text("400")
+    expect(refused.get_by_role("button", name="Save anyway")).to_have_count(0)
+    refused.get_by_role("button", name="Fix").click()
+    expect(page.locator("#error-summary")).to_contain_text("Ben")  # the page's form says it too
+    expect(page.locator("fieldset[data-player='Ben'] input.pips")).to_have_value("400")
+    assert not Round.objects.filter(game=game).exists()
+
+
+def test_a_round_waiting_when_the_session_ends_waits_and_asks_to_log_in_again(table):
+    page, game, _ = table
+    page.context.set_offline(True)
+    page.reload()
+    enter_round(page, {"Ann": 0, "Ben": 9, "Cy": 14})
+    page.context.clear_cookies()  # the session ended (expired, or signed out elsewhere)
+    page.context.set_offline(False)
+    page.evaluate("window.scorekeeperOutbox.sync()")
+    waiting_item = page.locator(".outbox-item.waiting")
+    expect(waiting_item).to_contain_text("Log in again to send it.", timeout=20_000)
+    assert waiting(page) == 1 and not Round.objects.filter(game=game).exists()

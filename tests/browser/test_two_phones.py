@@ -58,6 +58,8 @@ def test_two_phones_score_one_game_and_a_clash_loses_nothing(family):
     fill(bob, {"Gran": "out", "Kid": 5, "Dad": 4})  # Bob heard 5
     ann.locator("#save-round").click()
     expect(ann.locator(".messages")).to_contain_text("Recorded round 1")
+    # Bob's form learns it before Save (its Save would ask first anyway); saved anyway, both rounds show.
+    expect(bob.locator("#double-note")).to_contain_text("ann saved round 1 with 6-6 a moment ago.")
     bob.locator("#save-round").click()
     clash = bob.locator("#clash")
     expect(clash).to_contain_text("ann's phone saved round 1 (6-6) a moment ago")

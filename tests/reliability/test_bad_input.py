@@ -5,7 +5,7 @@ import json
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from scorekeeper import errors
+from scorekeeper.http import errors
 from scorekeeper.models import Game
 from tests.factories import make_game
 from tests.views.test_pages import play_round

@@ -20,6 +20,8 @@ GET_PAGES = {
     "new_game": lambda o: {},
     "game": lambda o: {"pk": o["game"]},
     "game_history": lambda o: {"pk": o["game"]},
+    "game_sheet": lambda o: {"pk": o["game"]},
+    "home_games": lambda o: {},
     "record_round": lambda o: {"pk": o["game"]},
     "edit_round": lambda o: {"pk": o["game"], "number": 1},
     "history": lambda o: {},

@@ -1,9 +1,17 @@
 import itertools
+import random
 
 import pytest
 
 from scorekeeper.rules.deal import suggested_deal
-from scorekeeper.rules.game import GameRules, SequenceConflict, open_positions, place_round, seating_problems
+from scorekeeper.rules.game import (
+    GameRules,
+    SequenceConflict,
+    doubles_ahead,
+    open_positions,
+    place_round,
+    seating_problems,
+)
 
 
 def test_the_default_sequence_runs_from_the_set_down_to_zero():
@@ -138,3 +146,30 @@ def test_the_open_positions_are_the_rest_of_the_pass_and_none_after_the_last_rou
 )
 def test_a_table_needs_2_to_10_distinct_players(players, problems):
     assert len(seating_problems(players)) == problems
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [GameRules(tile_set=6), GameRules(tile_set=6, extended=True), GameRules(tile_set=9, target_score=100),
+     GameRules(tile_set=6, extended=True, target_score=100)],
+)  # fmt: skip
+@pytest.mark.parametrize("seed", range(20))
+def test_the_doubles_ahead_a_script_follows_are_the_doubles_the_rules_open_after_any_rounds(rules, seed):
+    rng = random.Random(seed)
+    last = rng.choice([None, 2, 5])
+    ahead = doubles_ahead(rules, last)
+    place = ahead["start"]
+    for _ in range(3 * rules.period):
+        offered = ahead["open"][place]
+        open_doubles = [rules.double_at(p) for p in open_positions(rules, last)]
+        assert [double for double, _ in offered] == list(dict.fromkeys(open_doubles))  # each once, in order
+        if not offered:
+            break
+        double, place = rng.choice(offered)  # a round waiting on the phone, skipping or not
+        last = place_round(rules, last, double)
+
+
+def test_the_doubles_ahead_of_a_new_plain_game_start_at_the_top_and_end_with_the_sequence():
+    ahead = doubles_ahead(GameRules(tile_set=6), None)
+    assert ahead["open"]["start"] == [[6, "0"], [5, "1"], [4, "2"], [3, "3"], [2, "4"], [1, "5"], [0, "6"]]
+    assert ahead["open"]["4"] == [[1, "5"], [0, "6"]] and ahead["open"]["6"] == []

@@ -301,8 +301,12 @@ def test_11_two_hands_that_both_need_the_only_1_0_are_impossible():
 
 
 def test_11_hands_that_a_deal_can_give_together_are_accepted():
-    score_round(D12, 12, SEATS, [out(1), entry(2, 1, tiles_left=1), entry(3, 2, tiles_left=1)])
-    score_round(D12, 12, SEATS, [out(1), entry(2, 3, tiles_left=2), entry(3, 2, tiles_left=1)])
+    # The 1-0 and the 2-0 (or 1-1): one tile each.
+    first = score_round(D12, 12, SEATS, [out(1), entry(2, 1, tiles_left=1), entry(3, 2, tiles_left=1)])
+    # Ben's 3 in two tiles (1-0 and 2-0, or 1-0 and 1-1) leaves Cy the other 2-pip tile.
+    second = score_round(D12, 12, SEATS, [out(1), entry(2, 3, tiles_left=2), entry(3, 2, tiles_left=1)])
+    assert [e.score for e in first.entries] == [0, 1, 2]
+    assert [e.score for e in second.entries] == [0, 3, 2]
 
 
 def test_11_names_only_the_players_whose_hands_clash():

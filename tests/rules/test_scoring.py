@@ -1,5 +1,14 @@
 from scorekeeper.rules.game import GameRules
-from scorekeeper.rules.scoring import PlayedRound, penalty, progress, standings, winners
+from scorekeeper.rules.scoring import (
+    OUTCOMES,
+    PlayedRound,
+    leaderboard_order,
+    outcome,
+    penalty,
+    progress,
+    standings,
+    winners,
+)
 
 SEATS = [(1, "Ann"), (2, "Ben"), (3, "Cy"), (4, "Di")]
 
@@ -48,3 +57,22 @@ def test_progress_reports_the_first_round_that_ended_the_game():
     rules = GameRules(tile_set=6, target_score=50)
     state = progress(rules, [1, 2], [PlayedRound(0, {1: 60, 2: 0}), PlayedRound(1, {1: 1, 2: 1})])
     assert state.ended_after == 1
+
+
+def test_against_an_opponent_a_lower_total_finishes_ahead_a_higher_behind_an_equal_level():
+    assert (outcome(10, 40), outcome(40, 10), outcome(25, 25)) == ("ahead", "behind", "level")
+    assert list(OUTCOMES) == ["ahead", "behind", "level"]
+
+
+def test_the_leaderboard_puts_most_wins_first_then_win_rate_then_the_lower_average_and_no_games_last():
+    figures = {
+        "no game": (0, 0.0, None),
+        "one win, high average": (1, 0.5, 60.0),
+        "two wins in five": (2, 0.4, 80.0),
+        "no win": (0, 0.0, 50.0),
+        "one win, low average": (1, 0.5, 40.0),
+        "two wins in four": (2, 0.5, 95.0),
+    }
+    assert sorted(figures, key=lambda name: leaderboard_order(*figures[name])) == [
+        "two wins in four", "two wins in five", "one win, low average", "one win, high average", "no win", "no game"
+    ]  # fmt: skip

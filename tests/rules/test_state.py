@@ -42,3 +42,23 @@ def test_penalty_counts_are_zero_when_the_penalty_is_off():
     rules = GameRules(tile_set=6, double_blank_penalty=0)
     state = derive(rules, SEATS, [RoundResult(0, {1: 0, 2: 5, 3: 5}, double_blank=frozenset({2}))])
     assert state.seats[1].double_blank_penalties == 0
+
+
+def test_a_finished_game_says_how_it_ended_in_words_and_one_in_play_says_nothing():
+    target = GameRules(tile_set=6, target_score=20)
+    ended = derive(target, SEATS, [RoundResult(0, {1: 5, 2: 3, 3: 3}), RoundResult(1, {1: 16, 2: 0, 3: 2})])
+    assert ended.ending(target) == "Ended after round 2: a total reached 20."
+    plain = GameRules(tile_set=6)
+    assert derive(plain, SEATS, [RoundResult(p, {1: 1, 2: 2, 3: 3}) for p in range(7)]).ending(plain) == (
+        "Every starting double has been played."
+    )
+    assert derive(plain, SEATS, [RoundResult(0, {1: 1, 2: 2, 3: 3})]).ending(plain) is None
+
+
+def test_running_totals_are_the_totals_after_each_round_and_end_at_the_standings():
+    rounds = [RoundResult(p, {1: p, 2: 2 * p, 3: 1}) for p in range(5)]
+    state = derive(GameRules(tile_set=6), SEATS, rounds)
+    assert [line.totals for line in state.rounds] == [
+        tuple(sum(r.scores[player] for r in rounds[: n + 1]) for player in (1, 2, 3)) for n in range(5)
+    ]
+    assert state.rounds[-1].totals == tuple(seat.total for seat in state.seats)

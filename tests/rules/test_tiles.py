@@ -1,15 +1,24 @@
+import json
+import sys
+import unicodedata
+
 import pytest
 
 from scorekeeper.rules.tiles import (
+    DASHES,
     DOUBLE_BLANK,
+    SPACES,
     SUPPORTED_SETS,
     Tile,
     TileError,
     all_tiles,
+    digit_zeros,
+    grammar,
     hand_range,
     max_hand_pips,
     parse_tile,
     set_pips,
+    split_tiles,
     tile_count,
 )
 
@@ -86,3 +95,40 @@ def test_every_total_between_the_bounds_is_reachable(highest):
 
 def test_supported_sets_are_the_five_of_the_rules():
     assert SUPPORTED_SETS == (6, 9, 12, 15, 18)
+
+
+def test_the_spaces_of_the_grammar_are_every_space_that_normalisation_leaves():
+    left = {c for c in map(chr, range(sys.maxunicode + 1)) if c.isspace() and unicodedata.normalize("NFKC", c) == c}
+    assert set(SPACES) == left
+
+
+def test_each_digit_zero_starts_a_run_of_ten_digits_worth_their_distance_from_it():
+    zeros = digit_zeros()
+    assert 0x30 in zeros and 0x660 in zeros  # ASCII and Arabic-Indic
+    readable = [
+        c for c in map(chr, range(sys.maxunicode + 1)) if c.isdecimal() and unicodedata.normalize("NFKC", c) == c
+    ]
+    for c in readable:
+        (zero,) = [zero for zero in zeros if zero <= ord(c) <= zero + 9]
+        assert ord(c) - zero == unicodedata.decimal(c)
+
+
+@pytest.mark.parametrize(
+    ("text", "tiles"),
+    [("12-3 5-5, 0 - 4", ["12-3", "5-5", "0-4"]), ("3 \u2013 4;5\uff0d6\uff0c1-1", ["3\u20134", "5-6", "1-1"]),
+     ("  ", None), ("3―4", ["3―4"]), ("1 2-3", ["1", "2-3"])],
+)  # fmt: skip
+def test_a_list_parts_at_spaces_commas_and_semicolons_but_not_around_a_dash(text, tiles):
+    assert split_tiles(text) == tiles
+
+
+def test_the_grammar_the_page_scripts_read_is_the_one_the_server_parses_with():
+    data = grammar(9)
+    assert data["dashes"] == DASHES and data["spaces"] == SPACES and data["separators"] == ",;" + SPACES
+    assert data["highest"] == 9 and data["digits_per_end"] == 2 and data["normalize"] == "NFKC"
+    assert data["digit_zeros"] == list(digit_zeros())
+    assert json.loads(json.dumps(data)) == data  # plain data, as a page's JSON block carries it
+    for dash in DASHES:
+        assert parse_tile(f"3{dash}4", 9) == Tile(4, 3)
+    with pytest.raises(TileError):
+        parse_tile("3\u20154", 9)  # a horizontal bar is not among the dashes

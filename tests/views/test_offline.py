@@ -1,12 +1,13 @@
-"""The installable app's parts, and the round form as the offline queue uses it: JSON answers, one
-round per Idempotency-Key however often it is sent."""
+"""The installable app's parts, and the rounds of the offline queue: sent to the API as offline.js
+sends them (JSON, the page's session and its CSRF token, an Idempotency-Key), one round per key
+however often it is sent."""
 
 import json
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
 from scorekeeper import offline, services
 from scorekeeper.models import IdempotencyKey, Membership, Round
@@ -42,6 +43,9 @@ def test_the_service_worker_is_served_from_the_root_and_keeps_only_the_apps_own_
     assert not re.search(r"https?://", script)  # no third-party URL, nor any absolute one
     config = json.loads(re.search(r"const CONFIG = (\{.*?\});", script)[1])
     assert config["offline"] in config["precache"]
+    assert config["static"] == "/static/"
+    # The manifest storage's names, as collectstatic made them on the release step.
+    assert any(re.fullmatch(r"/static/scorekeeper/app\.[0-9a-f]{12}\.js", url) for url in config["precache"])
     for url in config["precache"]:
         assert url.startswith("/") and not url.startswith("//")
         assert client.get(url).status_code == 200, url
@@ -76,30 +80,99 @@ def test_logging_out_clears_the_sites_caches_and_storage(client):
     assert response["Clear-Site-Data"] == '"cache", "storage"'
 
 
+def test_every_page_names_its_account_by_a_marker_that_is_neither_its_id_nor_its_email(client):
+    ann = UserFactory(email="ann.private@example.com")
+    game = make_game(owner=ann, names=("Ann", "Ben"), tile_set=6)
+    client.force_login(ann)
+    markers = set()
+    for url in ("/", f"/games/{game.pk}/", f"/games/{game.pk}/rounds/new/", "/rules/", "/games/999999/"):
+        response = client.get(url)
+        markers.add(response["X-Account"])
+        # The page says it too, inside <main> (hx-boost swaps the body's content, not its tag).
+        if response.status_code == 200:
+            assert f'<main id="main" data-account="{response["X-Account"]}">' in response.content.decode()
+    assert len(markers) == 1
+    marker = markers.pop()
+    assert re.fullmatch(r"[0-9a-f]{32}", marker)
+    assert marker != str(ann.pk) and "ann" not in marker
+    assert marker == offline.account_marker(ann)
+    # The same account on another phone (another session) has the same marker; another account not.
+    other_phone = Client()
+    other_phone.force_login(ann)
+    assert other_phone.get("/")["X-Account"] == marker
+    ben = UserFactory()
+    client.force_login(ben)
+    assert client.get("/")["X-Account"] not in (marker, offline.SIGNED_OUT)
+
+
+def test_a_page_made_for_nobody_says_so_and_answers_made_for_everyone_carry_no_account(client):
+    response = client.get("/rules/")
+    assert response["X-Account"] == offline.SIGNED_OUT == "none"
+    assert client.get(reverse("account_login"))["X-Account"] == "none"
+    client.force_login(UserFactory())
+    # Nothing of the session in these, so no marker (a shared cache may keep them).
+    for url in ("/sw.js", "/offline/", "/manifest.webmanifest", offline._config()["precache"][0]):
+        response = client.get(url)
+        assert response.status_code == 200 and "X-Account" not in response, url
+
+
+def test_logging_out_leaves_the_answer_marked_as_nobodys(client):
+    client.force_login(UserFactory())
+    assert client.get("/")["X-Account"] != "none"
+    response = client.post(reverse("account_logout"))
+    assert response["X-Account"] == "none"
+
+
+def test_the_headless_sign_out_answer_is_marked_as_nobodys_so_the_worker_drops_its_pages(client):
+    client.force_login(UserFactory())
+    response = client.delete("/_allauth/browser/v1/auth/session")
+    assert response.status_code == 401  # allauth: signed out
+    assert response["X-Account"] == "none"
+
+
+def test_the_worker_reads_the_account_header_and_watches_allauths_api(client):
+    config = json.loads(re.search(r"const CONFIG = (\{.*?\});", client.get("/sw.js").content.decode())[1])
+    assert config["header"] == "X-Account" and config["signedOut"] == "none"
+    assert config["auth"] == "/_allauth/"
+
+
 @pytest.fixture
-def table(client):
+def table():
+    """A phone signed in on a double-6 game for three: its session and CSRF cookie, as its pages have them."""
     user = UserFactory()
     game = make_game(owner=user, names=("Ann", "Ben", "Cy"), tile_set=6)
+    client = Client(enforce_csrf_checks=True)  # the API checks the CSRF token of a session's POST
     client.force_login(user)
+    client.get("/")  # a page sets the CSRF cookie
     return client, game, [s.player_id for s in game.seats.order_by("position")]
 
 
-def queued(client, game, players, double, pips, key, **extra):
-    """The round form as the offline queue sends it: no page version, JSON wanted, a key."""
-    data = {"starting_double": double, **extra}
-    for player, value in zip(players, pips, strict=True):
-        data[f"p{player}_pips"] = value
-        if value == 0:
-            data[f"p{player}_went_out"] = "on"
+def queued(client, game, players, double, pips, key, headers=None, confirm=False):
+    """A round as offline.js sends it: JSON to the API with the session, its CSRF token and a key;
+    0 pips means the player went out; it asks to be told about anything surprising (`confirm`)."""
+    entries = [
+        {"player": p, "pips": v, "went_out": v == 0, "ended_on_double": False}
+        for p, v in zip(players, pips, strict=True)
+    ]
+    token = client.cookies["csrftoken"].value if "csrftoken" in client.cookies else ""
     return client.post(
-        f"/games/{game.pk}/rounds/new/", data, headers={"Accept": "application/json", "Idempotency-Key": key}
+        f"/api/v1/games/{game.pk}/rounds/",
+        json.dumps({"starting_double": double, "entries": entries, "confirm": confirm}),
+        content_type="application/json",
+        headers={"X-CSRFToken": token, "Idempotency-Key": key, **(headers or {})},
     )
+
+
+def test_the_round_form_tells_the_queue_where_to_send_its_rounds(table):
+    client, game, _players = table
+    page = client.get(f"/games/{game.pk}/rounds/new/").content.decode()
+    assert f'data-api="/api/v1/games/{game.pk}/rounds/"' in page
 
 
 def test_a_queued_round_is_saved_once_however_often_it_is_sent(table):
     client, game, players = table
     first = queued(client, game, players, 6, [0, 9, 14], "key-1")
-    assert first.status_code == 201 and first.json() == {"number": 1, "starting_double": 6}
+    assert first.status_code == 201 and (first.json()["number"], first.json()["starting_double"]) == (1, 6)
     again = queued(client, game, players, 6, [0, 9, 14], "key-1")
     assert again.status_code == 201 and again.json() == first.json()
     assert again["Idempotent-Replayed"] == "true"
@@ -113,11 +186,28 @@ def test_a_queued_round_is_saved_once_however_often_it_is_sent(table):
     assert list(Round.objects.filter(game=game).values_list("starting_double", flat=True)) == [6, 5]
 
 
+def test_a_queued_round_leaves_on_the_next_page_the_message_the_form_leaves(table):
+    client, game, players = table
+    assert queued(client, game, players, 6, [0, 9, 14], "key-1").status_code == 201
+    assert "Recorded round 1." in client.get(f"/games/{game.pk}/").content.decode()
+
+
+def test_a_queued_round_without_the_pages_csrf_token_is_refused_and_saves_nothing(table):
+    client, game, players = table
+    response = client.post(
+        f"/api/v1/games/{game.pk}/rounds/",
+        json.dumps({"starting_double": 6, "entries": [{"player": p, "pips": 3} for p in players]}),
+        content_type="application/json",
+    )
+    assert response.status_code == 403 and "CSRF" in response.json()["detail"]
+    assert not Round.objects.filter(game=game).exists()
+
+
 def test_a_queued_round_that_breaks_a_rule_is_refused_with_the_players_name_and_the_bound(table):
     client, game, players = table
     response = queued(client, game, players, 6, [0, 400, 14], "key-1")
     assert response.status_code == 400
-    assert any(message.startswith("Ben") and "400" in message for message in response.json()["errors"])
+    assert any(e["message"].startswith("Ben") and "400" in e["message"] for e in response.json()["errors"])
     assert not Round.objects.filter(game=game).exists()
 
 
@@ -129,18 +219,19 @@ def test_a_queued_round_whose_double_another_phone_saved_first_is_refused_as_a_c
                EntryInput(player=players[2], pips=8)]  # fmt: skip
     services.record_round(game=game, starting_double=6, entries=entries, by=other)
     response = queued(client, game, players, 6, [0, 9, 14], "key-1")
-    assert response.status_code == 409
-    assert response.json()["errors"] == ["Zed's phone saved round 1 (6-6) first: this one was not saved."]
+    assert response.status_code == 409 and response.json()["code"] == "starting_double_unavailable"
+    assert response.json()["detail"] == "Zed's phone saved round 1 (6-6) first: this one was not saved."
+    assert [e["pips"] for e in response.json()["round"]["entries"]] == [3, 0, 8]  # theirs, to compare
     assert Round.objects.filter(game=game).count() == 1
 
 
 def test_a_surprising_queued_round_asks_for_confirmation_and_the_answer_saves_it(table):
     client, game, players = table
     response = queued(client, game, players, 3, [0, 9, 14], "key-1")  # skips 6-6, 5-5 and 4-4
-    assert response.status_code == 400 and response.json()["confirm"]
-    assert "skips 6-6, 5-5, 4-4" in response.json()["errors"][0]
+    assert response.status_code == 400 and response.json()["code"] == "confirmation_needed"
+    assert "skips 6-6, 5-5, 4-4" in response.json()["surprises"][0]
     assert not Round.objects.filter(game=game).exists()
-    confirmed = queued(client, game, players, 3, [0, 9, 14], "key-2", confirmed=response.json()["confirm"])
+    confirmed = queued(client, game, players, 3, [0, 9, 14], "key-2", confirm=response.json()["confirm"])
     assert confirmed.status_code == 201
 
 
@@ -149,19 +240,52 @@ def test_a_queued_round_for_a_finished_game_or_from_a_viewer_is_refused(table):
     viewer = UserFactory()
     Membership.objects.create(scorebook=game.scorebook, user=viewer, role="viewer")
     client.force_login(viewer)
+    client.get("/")
     assert queued(client, game, players, 6, [0, 9, 14], "key-v").status_code == 403
-    game.status, game.finished_at = "finished", timezone.now()
-    game.save()
+    for double in range(6, -1, -1):
+        services.record_round(game=game, starting_double=double, entries=[
+            EntryInput(player=players[0], pips=0, went_out=True), EntryInput(player=players[1], pips=3),
+            EntryInput(player=players[2], pips=4)])  # fmt: skip
     client.force_login(game.created_by)
-    response = queued(client, game, players, 6, [0, 9, 14], "key-f")
-    assert response.status_code == 409 and "already over" in response.json()["errors"][0]
+    client.get("/")
+    response = queued(client, game, players, 0, [0, 9, 14], "key-f")
+    assert response.status_code == 409 and response.json()["code"] == "game_finished"
+    assert "finished" in response.json()["detail"]
 
 
-def test_a_page_answer_is_never_kept_under_a_key_only_a_json_answer_is(table):
+def test_a_page_keeps_no_answer_under_a_key(table):
     client, game, players = table
     data = {"starting_double": 6, f"p{players[0]}_pips": 0, f"p{players[0]}_went_out": "on",
-            f"p{players[1]}_pips": 9, f"p{players[2]}_pips": 14}  # fmt: skip
+            f"p{players[1]}_pips": 9, f"p{players[2]}_pips": 14,
+            "csrfmiddlewaretoken": client.cookies["csrftoken"].value}  # fmt: skip
     page = client.post(f"/games/{game.pk}/rounds/new/", data, headers={"Idempotency-Key": "key-page"})
     assert page.status_code == 302 and page["Location"] == f"/games/{game.pk}/"
     assert not IdempotencyKey.objects.filter(key="key-page").exists()
     assert Round.objects.filter(game=game).count() == 1
+
+
+def test_a_round_queued_by_another_account_on_the_phone_waits_and_is_recorded_for_nobody(table):
+    client, game, players = table
+    ben = UserFactory()
+    Membership.objects.create(scorebook=game.scorebook, user=ben, role="scorer")
+    queued_by_ann = offline.account_marker(game.created_by)
+    client.force_login(ben)  # Ann's session ended without logging out; Ben signed in on her phone
+    client.get("/")
+    response = queued(client, game, players, 6, [0, 9, 14], "key-1", headers={"X-Account": queued_by_ann})
+    assert response.status_code == 409 and response.json()["code"] == "other_account"
+    assert "another account" in response.json()["detail"]
+    assert not Round.objects.filter(game=game).exists()
+    assert not IdempotencyKey.objects.exists()
+    # Ben's own round, marked as his, goes through.
+    mine = queued(client, game, players, 6, [0, 9, 14], "key-2", headers={"X-Account": offline.account_marker(ben)})
+    assert mine.status_code == 201
+    assert Round.objects.get(game=game).recorded_by == ben
+
+
+def test_a_round_queued_by_an_account_whose_session_ended_asks_to_log_in_again(table):
+    client, game, players = table
+    marker = offline.account_marker(game.created_by)
+    client.logout()
+    response = queued(client, game, players, 6, [0, 9, 14], "key-1", headers={"X-Account": marker})
+    assert response.status_code == 401  # offline.js: it waits, saying "Log in again to send it."
+    assert not Round.objects.filter(game=game).exists()

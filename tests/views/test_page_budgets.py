@@ -8,10 +8,10 @@ import pytest
 from django.test import Client
 
 from scorekeeper import services
-from scorekeeper.demo import PlayerFactory, deal_round, seed_games
+from scorekeeper.demo import deal_round, seed_games
 from scorekeeper.models import Game
 from scorekeeper.rules.game import GameRules
-from tests.factories import UserFactory
+from tests.factories import PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -36,14 +36,15 @@ def table(request):
 
 
 BUDGETS = {
-    # 3 the current scorebook (membership), 4 games in progress, 5 their seats + players,
-    # 6 recent finished games, 7 their seats + players
-    "home": ("/", 7),
+    # 3 the current scorebook (membership), 4 its games' fingerprint (the ETag the page follows them
+    # with), 5 games in progress, 6 their seats + players, 7 recent finished games, 8 their seats + players
+    "home": ("/", 8),
     # 3 game with role, 4 seats + players, 5 rounds, 6 entries, 7 live link, 8-9 history of the game
-    # and of its rounds (to mark corrections on the sheet)
+    # and of its rounds (to mark corrections on the sheet, and the latest changes the page has seen)
     "sheet": ("/games/{game}/", 9),
-    # 3 game with role, 4 seats + players, 5 rounds, 6 entries (for the sequence and the tile picker)
-    "round entry": ("/games/{game}/rounds/new/", 6),
+    # 3 game with role (and its saved state: the open doubles, the next round's number), 4 seats +
+    # players, 5 the keys of the game's latest changes (the page follows the game and tells what is new)
+    "round entry": ("/games/{game}/rounds/new/", 5),
     # 3 game with role, 4 the game's history rows, 5 its rounds' history rows
     "game history": ("/games/{game}/history/", 5),
     # 3 current scorebook, 4 count, 5 a page of games, 6 their seats + players

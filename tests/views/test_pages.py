@@ -5,7 +5,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from scorekeeper import services
+from scorekeeper import live, services
 from scorekeeper.models import Game, Player, Round
 from scorekeeper.rules.rounds import EntryInput
 from tests.factories import PlayerFactory, UserFactory, make_game
@@ -222,3 +222,32 @@ def test_the_rules_page_explains_how_to_play(client):
     html = client.get(reverse("rules")).content.decode()
     for section in ("Dealing", "The centre double", "chicken-foot rule", "Drawing and passing", "The end of a round"):
         assert section in html
+
+
+def test_bringing_back_a_round_with_a_malformed_version_is_refused_and_brings_back_nothing(client, user):
+    game = make_game(owner=user, tile_set=6)
+    play_round(game)
+    client.force_login(user)
+    client.post(reverse("undo_round", args=[game.pk]), {"number": 1})
+    assert Round.objects.count() == 0
+    for version in ("abc", "١٢", "-1"):
+        response = client.post(reverse("restore_round", args=[game.pk]), {"version": version}, follow=True)
+        assert Round.objects.count() == 0, version
+        assert "Nothing was brought back" in response.content.decode()
+    client.post(reverse("restore_round", args=[game.pk]), {})
+    assert Round.objects.count() == 1
+
+
+def test_a_finished_sheet_says_how_the_game_ended_in_the_readers_language(client, user):
+    game = make_game(owner=user, tile_set=6, target_score=20)
+    play_round(game, pips=(25, 4))
+    link = live.share(game=game, by=user)
+    client.force_login(user)
+    for url in (reverse("game", args=[game.pk]), reverse("live", args=[link.token])):
+        assert "Ended after round 1: a total reached 20." in client.get(url).content.decode()
+        spanish = client.get(url, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+        assert "Terminó en la ronda 1: un total llegó a 20." in spanish
+    other = make_game(owner=user, tile_set=6)
+    for double in range(6, -1, -1):
+        play_round(other, double)
+    assert "Every starting double has been played." in client.get(reverse("game", args=[other.pk])).content.decode()

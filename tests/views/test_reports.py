@@ -4,8 +4,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from scorekeeper.demo import PlayerFactory, seed_games
+from scorekeeper.demo import seed_games
 from scorekeeper.models import Game
+from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,7 @@ import random
 from django.core.management.base import BaseCommand
 from tqdm import tqdm
 
-from scorekeeper.demo import PlayerFactory, UserFactory, seed_games
+from scorekeeper.demo import demo_players, demo_user, seed_games
 from scorekeeper.models import Scorebook
 
 
@@ -19,10 +19,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, games, users, players, email, seed, **options):
         rng = random.Random(seed)
-        owners = [UserFactory(email=email)] if email else UserFactory.create_batch(users)
+        emails = [email] if email else [f"keeper{n}@example.com" for n in range(1, users + 1)]
+        owners = [demo_user(address) for address in emails]
         with tqdm(total=games * len(owners), unit="game", disable=options["verbosity"] == 0) as bar:
             for owner in owners:
-                table = [PlayerFactory(owner=owner, name=name) for name in _names(rng, players)]
+                table = demo_players(owner, _names(rng, players))
                 seed_games(owner, table, games, rng, progress=bar)
         for owner in owners:
             book = Scorebook.personal_for(owner)

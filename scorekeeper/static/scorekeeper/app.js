@@ -1,23 +1,29 @@
 // Small enhancements; every page works without them. Delegated listeners survive htmx swaps.
 
-// The scripts' words in the page's language: base.html carries them as a JSON data block
-// (scorekeeper/i18n.py), looked up by their English text; {name} fields are filled in.
+// The scripts' words in the page's language, from Django's JavaScript catalogue: base.html loads
+// the static file of the page's language (jsi18n/<lang>/djangojs.js, made from
+// locale/<lang>/LC_MESSAGES/djangojs.po by `make messages`), which defines django.gettext and
+// django.ngettext. t("English {name}", {name: ...}) and tn(singular, plural, count) look a string
+// up by its English text and fill its {name} fields ({count} too for tn). `makemessages -d djangojs`
+// finds every t("...") and tn("...", "...") whose first arguments are string literals: write
+// `cond ? t("a") : t("b")`, never t(cond ? "a" : "b") (docs/translating.md).
 window.scorekeeperText = (function () {
   "use strict";
-  let strings = null;
-  function table() {
-    if (strings === null) {
-      try { strings = JSON.parse(document.getElementById("script-strings").textContent); } catch (error) { strings = {}; }
-    }
-    return strings;
+  function catalogue() {
+    const django = window.django;
+    return django && typeof django.gettext === "function" ? django : null;  // English without one
   }
   function fill(text, params) {
     return text.replace(/\{(\w+)\}/g, (whole, name) => (params && name in params ? String(params[name]) : whole));
   }
-  function t(english, params) { return fill(typeof table()[english] === "string" ? table()[english] : english, params); }
+  function t(english, params) {
+    const django = catalogue();
+    return fill(django ? django.gettext(english) : english, params);
+  }
   function tn(singular, plural, count, params) {
-    const forms = Array.isArray(table()[singular]) ? table()[singular] : [singular, plural];
-    return fill(count === 1 ? forms[0] : forms[1], Object.assign({ count: count }, params));
+    const django = catalogue();
+    const text = django ? django.ngettext(singular, plural, count) : (count === 1 ? singular : plural);
+    return fill(text, Object.assign({ count: count }, params));
   }
   return { t: t, tn: tn, lang: () => document.documentElement.lang || undefined };
 })();
@@ -148,17 +154,45 @@ window.scorekeeperText = (function () {
 // (the same text box that works without scripts) and fills pips, tiles left and the 0-0 chip.
 (function () {
   "use strict";
-  const DASHES = /[\u002D\u2010-\u2015\u2212\uFE58\uFE63\uFF0D]/g;
-
   function key(a, b) { return a >= b ? `${a}-${b}` : `${b}-${a}`; }
-  function listed(text) {
-    const tiles = [];
-    text.replace(/\s*([\u002D\u2010-\u2015\u2212\uFE58\uFE63\uFF0D])\s*/g, "-").split(/[\s,;]+/).forEach((item) => {
-      const parts = item.replace(DASHES, "-").split("-");
-      if (parts.length === 2 && /^\d+$/.test(parts[0]) && /^\d+$/.test(parts[1])) tiles.push(key(Number(parts[0]), Number(parts[1])));
-    });
-    return tiles;
+
+  // A typed list is read as the server reads it: the round form carries the rules module's
+  // grammar (rules/tiles.py grammar(), the "tile-grammar" data block), and nothing here adds to it.
+  let grammarBlock = null, reader = null;
+  function tileReader() {
+    const block = document.getElementById("tile-grammar");
+    if (!block) return null;
+    if (block !== grammarBlock) { grammarBlock = block; reader = readerFor(JSON.parse(block.textContent)); }
+    return reader;
   }
+  function readerFor(grammar) {
+    const point = (code) => `\\u{${code.toString(16)}}`;
+    const anyOf = (chars) => `[${Array.from(chars, (c) => point(c.codePointAt(0))).join("")}]`;
+    const digit = `[${grammar.digit_zeros.map((zero) => `${point(zero)}-${point(zero + 9)}`).join("")}]`;
+    const space = anyOf(grammar.spaces), dash = anyOf(grammar.dashes), end = `(${digit}{1,${grammar.digits_per_end}})`;
+    const aroundDash = new RegExp(`${space}*(${dash})${space}*`, "gu");
+    const parting = new RegExp(`${anyOf(grammar.separators)}+`, "u");
+    const tile = new RegExp(`^${space}*${end}${space}*${dash}${space}*${end}${space}*$`, "u");
+    const value = (digits) => Array.from(digits).reduce((number, c) => {
+      const code = c.codePointAt(0);
+      return number * 10 + code - grammar.digit_zeros.find((zero) => zero <= code && code <= zero + 9);
+    }, 0);
+    // The tiles of a list (as "high-low") and the parts that are not a tile of the set.
+    return (text) => {
+      const tiles = [], refused = [];
+      text.normalize(grammar.normalize).replace(aroundDash, "$1").split(parting).filter(Boolean).forEach((part) => {
+        const match = tile.exec(part);
+        const ends = match ? [value(match[1]), value(match[2])] : [];
+        if (match && ends.every((n) => n <= grammar.highest)) tiles.push(key(ends[0], ends[1])); else refused.push(part);
+      });
+      return { tiles, refused };
+    };
+  }
+  function listed(text) {
+    const read = tileReader();
+    return read ? read(text).tiles : [];
+  }
+  window.scorekeeperTiles = { read: (text) => (tileReader() ? tileReader()(text) : null) };  // for the browser tests
   function pipsOf(tile) { return tile.split("-").reduce((sum, n) => sum + Number(n), 0); }
   function rowsOf(form) { return Array.from(form.querySelectorAll(".player-row")); }
   function listBox(row) { return row.querySelector("input.tile-list"); }
@@ -304,7 +338,7 @@ window.scorekeeperText = (function () {
     if (!button.isConnected) return;
     button.setAttribute("aria-pressed", lock ? "true" : "false");
     if (lock || !button.dataset.unavailable) {
-      button.textContent = window.scorekeeperText.t(lock ? "Screen stays on" : "Keep the screen on");
+      button.textContent = lock ? window.scorekeeperText.t("Screen stays on") : window.scorekeeperText.t("Keep the screen on");
     }
   }
   function setUp() {
@@ -331,66 +365,114 @@ window.scorekeeperText = (function () {
   document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") setUp(); });
   document.addEventListener("DOMContentLoaded", setUp);
   document.addEventListener("htmx:afterSettle", setUp);
+  document.addEventListener("scorekeeper:redrawn", setUp);  // the sheet drew a new button
 })();
 
 // Tests (and anything else) can tell that the enhancements above are in place.
 document.documentElement.dataset.js = "ready";
 
-// The live page follows the game by itself: every 2 s it asks for the sheet with the ETag it has;
-// a 304 costs the server next to nothing. It says "live" or "reconnecting", backs off while the
-// network is gone, and asks again at once when the phone wakes or the network comes back.
+// Pages that follow a game by themselves ask for what they show every 2 s with the ETag they have
+// (a 304 costs the server next to nothing), while the page is in view. They say "live" or
+// "reconnecting", back off while the network is gone, and ask again at once when the phone wakes
+// or the network comes back. One loop for the live link's page and for the pages of members
+// (both below); each says what a new answer changes on it.
+//   follow({url, etag, credentials, first, changed(html), state(name)}) -> {now(), stop()}
+// `credentials`: "omit" for the live link (no account), "same-origin" for a member's session.
+// `changed(html)` may return a promise: the answer counts as drawn once it is done.
+// `state(name)`: "live", "reconnecting", or "gone" (a 403 or 404, or the session ended: a redirect).
+// `now()` asks at once (after the question on its way, if one is) and resolves once the answer is drawn.
+window.scorekeeperFollow = (function () {
+  "use strict";
+  const EVERY = 2000, LONGEST = 15000;
+  return function follow(options) {
+    const stopped = new AbortController();
+    let etag = options.etag, failures = 0, timer = null, asking = null, again = false;
+    function later(delay) {
+      clearTimeout(timer);
+      if (!stopped.signal.aborted) timer = setTimeout(poll, delay);
+    }
+    function stop() {
+      stopped.abort();
+      clearTimeout(timer);
+    }
+    // One question and its answer drawn; the delay before the next (null: no next).
+    async function ask() {
+      let delay = EVERY;
+      try {
+        // The page's language asked for by name: the live link sends no cookies.
+        const headers = { "Accept-Language": document.documentElement.lang };
+        if (etag) headers["If-None-Match"] = etag;
+        const response = await fetch(options.url, {
+          cache: "no-store", credentials: options.credentials, redirect: "manual", headers, signal: stopped.signal,
+        });
+        if (response.type === "opaqueredirect" || response.status === 403 || response.status === 404) {
+          stop();
+          options.state("gone");
+          return null;
+        }
+        if (response.status === 200) {
+          const html = await response.text();
+          etag = response.headers.get("ETag") || etag;
+          await options.changed(html);
+        } else if (response.status === 429) {
+          delay = 1000 * (Number(response.headers.get("Retry-After")) || 10);
+        } else if (response.status !== 304) {
+          throw new Error(String(response.status));
+        }
+        failures = 0;
+        options.state("live");
+      } catch (error) {
+        if (stopped.signal.aborted) return null;
+        failures += 1;
+        options.state("reconnecting");
+        delay = Math.min(EVERY * 2 ** failures, LONGEST);
+      }
+      return delay;
+    }
+    function poll() {
+      if (stopped.signal.aborted || document.visibilityState === "hidden") return Promise.resolve();  // asked again on visibilitychange
+      if (asking) { again = true; return asking; }  // one question at a time; the next goes as soon as it is answered
+      asking = ask().then((delay) => {
+        asking = null;
+        if (delay !== null) later(again ? 0 : delay);
+        again = false;
+      });
+      return asking;
+    }
+    function now() {
+      return asking ? asking.then(poll) : poll();
+    }
+    const listening = { signal: stopped.signal };
+    document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") poll(); }, listening);
+    window.addEventListener("online", () => poll(), listening);
+    window.addEventListener("offline", () => options.state("reconnecting"), listening);
+    later(options.first === undefined ? EVERY : options.first);
+    return { now, stop };
+  };
+})();
+
+// The live page (no account) swaps in the sheet it is sent.
 (function () {
   "use strict";
   const root = document.getElementById("live");
   if (!root) return;
+  const { t } = window.scorekeeperText;
   const body = document.getElementById("live-body");
   const status = document.getElementById("live-status");
-  const every = 2000;
-  let etag = root.dataset.etag;
-  let failures = 0;
-  let timer = null;
-  let stopped = false;
-
-  function show(state, text) {
-    status.dataset.state = state;
-    status.textContent = text;
-  }
-  function later(delay) {
-    clearTimeout(timer);
-    if (!stopped) timer = setTimeout(poll, delay);
-  }
-  async function poll() {
-    if (stopped) return;
-    if (document.visibilityState === "hidden") return;  // asked again on visibilitychange
-    let delay = every;
-    try {
-      const response = await fetch(root.dataset.poll, { cache: "no-store", credentials: "omit", headers: { "If-None-Match": etag } });
-      if (response.status === 200) {
-        body.innerHTML = await response.text();
-        etag = response.headers.get("ETag") || etag;
-      } else if (response.status === 404) {
-        stopped = true;
-        body.classList.add("stale");
-        show("gone", window.scorekeeperText.t("This live link was stopped"));
-        return;
-      } else if (response.status === 429) {
-        delay = 1000 * (Number(response.headers.get("Retry-After")) || 10);
-      } else if (response.status !== 304) {
-        throw new Error(String(response.status));
-      }
-      failures = 0;
-      show("live", window.scorekeeperText.t("live"));
-    } catch (error) {
-      failures += 1;
-      show("reconnecting", window.scorekeeperText.t("reconnecting…"));
-      delay = Math.min(every * 2 ** failures, 15000);
-    }
-    later(delay);
-  }
-  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") poll(); });
-  window.addEventListener("online", () => poll());
-  window.addEventListener("offline", () => show("reconnecting", window.scorekeeperText.t("reconnecting…")));
-  later(every);
+  window.scorekeeperFollow({
+    url: root.dataset.poll,
+    etag: root.dataset.etag,
+    credentials: "omit",
+    changed: (html) => { body.innerHTML = html; },
+    state: (name) => {
+      if (status.dataset.state === name) return;  // said once, not read out again every 2 s
+      status.dataset.state = name;
+      if (name === "live") status.textContent = t("live");
+      else if (name === "gone") status.textContent = t("This live link was stopped");
+      else status.textContent = t("reconnecting…");
+      body.classList.toggle("stale", name === "gone");
+    },
+  });
 
   // TV mode: large type for a screen across the table; remembered on this device.
   const tv = document.getElementById("tv-mode");
@@ -401,6 +483,359 @@ document.documentElement.dataset.js = "ready";
   }
   tv.addEventListener("click", () => setTv(!document.body.classList.contains("tv")));
   setTv(localStorage.getItem("live-tv") === "1" || new URLSearchParams(location.search).has("tv"));
+})();
+
+// A signed-in member's sheet, round form and home page follow the game the same way, with the
+// session (scorekeeper/follow.py). An answer holds the page's parts, each put in place of the
+// element with its id, and the game as `follow-state` (what the round form offers, the latest
+// changes in words). The sheet redraws; a change made on another phone shows a short notice (never
+// one's own); the round form takes the doubles still open without touching what is typed, and says
+// before Save what a change means for its double (below); the home page redraws its games. A copy
+// the service worker kept, opened offline, never says "live", and catches up as soon as the network is back.
+(function () {
+  "use strict";
+  const { t, tn } = window.scorekeeperText;
+  let following = null;  // {root, follower, state, seen}
+
+  function stateIn(node) {
+    const block = node.querySelector("#follow-state");
+    try { return block ? JSON.parse(block.textContent) : {}; } catch (error) { return {}; }
+  }
+
+  function setUp() {
+    const root = document.getElementById("follow");
+    if (following && following.root === root) return;
+    if (following) following.follower.stop();
+    following = null;
+    if (!root) return;
+    const kept = Boolean(document.getElementById("offline-saved"));  // a copy kept by the service worker
+    const state = stateIn(document);
+    const page = { root, state, seen: new Set(state.seen || []) };
+    page.follower = window.scorekeeperFollow({
+      url: root.dataset.url,
+      etag: root.dataset.etag,
+      credentials: "same-origin",
+      first: kept ? 0 : undefined,  // catch up at once
+      changed: (html) => redraw(page, html),
+      state: (name) => { status(name); if (name === "live") caughtUp(); },
+    });
+    following = page;
+    if (root.dataset.kind === "round-form") startRoundForm(state);
+    if (kept || !navigator.onLine) status("offline");
+  }
+
+  function status(name) {
+    const badge = document.getElementById("follow-status");
+    if (!badge) return;
+    if (name === "reconnecting" && !navigator.onLine) name = "offline";
+    if (badge.dataset.state === name) return;  // said once, not read out again every 2 s
+    badge.dataset.state = name;
+    if (name === "live") badge.textContent = t("live");
+    else if (name === "offline") badge.textContent = t("offline");
+    else if (name === "gone") badge.textContent = t("Not updating: reload the page");
+    else badge.textContent = t("reconnecting…");
+  }
+
+  // A kept copy the server has just answered for shows the game as it is now: it is no longer one.
+  function caughtUp() {
+    const marker = document.getElementById("offline-saved");
+    if (!marker) return;
+    marker.remove();
+    document.dispatchEvent(new CustomEvent("scorekeeper:redrawn"));
+  }
+
+  // The new parts in place; the changes this page has not shown yet told; the round form adjusted
+  // (a promise: the answer counts as drawn once the form says what it means for it).
+  function redraw(page, html) {
+    const answer = document.createElement("template");
+    answer.innerHTML = html;
+    const state = stateIn(answer.content);
+    const before = page.state;
+    const fresh = (state.changes || []).filter((change) => !page.seen.has(change.key));
+    Array.from(answer.content.children).forEach((part) => {
+      const old = part.id && part.id !== "follow-state" && document.getElementById(part.id);
+      if (old) old.replaceWith(part);
+    });
+    const adjusted = page.root.dataset.kind === "round-form" ? adjustRoundForm(state, before, fresh) : null;
+    fresh.slice().reverse().filter((change) => !change.mine).forEach((change) => notify(change.text));
+    (state.seen || []).forEach((key) => page.seen.add(key));
+    page.state = state;
+    document.dispatchEvent(new CustomEvent("scorekeeper:redrawn"));
+    return adjusted;
+  }
+
+  // ---- notices: one line, clear of the title, the status and Save ---------------------------------
+  // The newest change, with "+2 more" when others came before it: a tap on the line shows them all
+  // (and the newest in full). Read out politely; gone after 12 s, or at once with ×. At the bottom
+  // of the screen; on a round form, in the space kept above Save while it is free (placeBar).
+  const KEPT = 5, SHOWN_FOR = 12000;
+  let hiding = null;
+  function noticeBar() {
+    let box = document.getElementById("notices");
+    if (box) return box;
+    box = document.createElement("div");
+    box.id = "notices";
+    box.className = "notices";
+    const earlier = document.createElement("ul");
+    earlier.className = "notice-earlier";
+    earlier.hidden = true;
+    const line = document.createElement("div");
+    line.className = "notice";
+    const open = document.createElement("button");
+    open.type = "button";
+    open.className = "notice-open";
+    open.setAttribute("aria-expanded", "false");
+    const words = document.createElement("span");
+    words.className = "notice-text";
+    words.setAttribute("aria-live", "polite");
+    const more = document.createElement("span");
+    more.className = "notice-more";
+    open.append(words, more);
+    const close = document.createElement("button");
+    close.type = "button";
+    close.className = "notice-close";
+    close.setAttribute("aria-label", t("Dismiss"));
+    close.textContent = "×";
+    line.append(open, close);
+    box.append(earlier, line);
+    open.addEventListener("click", () => {
+      const opening = earlier.hidden && (earlier.children.length > 0 || words.scrollWidth > words.clientWidth);
+      earlier.hidden = !opening || earlier.children.length === 0;
+      box.classList.toggle("open", opening);
+      open.setAttribute("aria-expanded", opening ? "true" : "false");
+      hideLater(opening ? null : SHOWN_FOR);
+      placeBar();
+    });
+    close.addEventListener("click", () => { hideLater(null); box.remove(); });
+    document.body.append(box);
+    return box;
+  }
+  function hideLater(delay) {
+    clearTimeout(hiding);
+    if (delay !== null) hiding = setTimeout(() => { const box = document.getElementById("notices"); if (box) box.remove(); }, delay);
+  }
+  function notify(text) {
+    const box = noticeBar();
+    const words = box.querySelector(".notice-text");
+    const earlier = box.querySelector(".notice-earlier");
+    if (words.textContent) {
+      const item = document.createElement("li");
+      item.textContent = words.textContent;
+      earlier.append(item);  // oldest first: the one just before the newest sits next to it
+      while (earlier.children.length > KEPT - 1) earlier.firstElementChild.remove();
+    }
+    words.textContent = text;
+    const count = earlier.children.length;
+    box.querySelector(".notice-more").textContent = count ? tn("+{count} more", "+{count} more", count) : "";
+    if (!box.classList.contains("open")) hideLater(SHOWN_FOR);
+    placeBar();
+  }
+  // Never over Save: a round form's notice takes the space kept above Save while the form has
+  // nothing to say there; otherwise the line floats at the bottom, or at the top while Save is there.
+  function placeBar() {
+    const box = document.getElementById("notices");
+    if (!box) return;
+    const slot = document.getElementById("double-note");
+    const inSlot = Boolean(slot && !slot.dataset.kind);
+    if (inSlot && box.parentElement !== slot) slot.append(box);
+    if (!inSlot && box.parentElement !== document.body) document.body.append(box);
+    box.classList.toggle("in-slot", inSlot);
+    box.classList.remove("at-top");
+    const save = document.getElementById("save-round");
+    if (inSlot || !save) return;
+    const bar = box.getBoundingClientRect(), button = save.getBoundingClientRect();
+    if (button.bottom > bar.top && button.top < bar.bottom) box.classList.add("at-top");
+  }
+  window.addEventListener("scroll", placeBar, { passive: true });
+  window.addEventListener("resize", placeBar);
+
+  // ---- the round form ---------------------------------------------------------------------------
+  // Its doubles are the ones still open, the expected next one first; choosing a later one skips
+  // the ones before it. After a change by anyone:
+  // - its double was taken (a round saved with it): it stays chosen, marked taken, the next open one
+  //   offered; the form keeps the version it was drawn for, so Save shows both rounds side by side;
+  // - doubles it skips were opened again (an undo): a form whose double the person never chose moves
+  //   to the new expected double and says why; one whose double the person chose keeps it and says
+  //   that saving it skips them, offering the expected one.
+  // It says so in the space kept for it just above Save (#double-note): nothing moves under the thumb.
+  // Save asks the server once more first, so a change of the last seconds is shown, not saved over.
+  let telling = false;  // a change event this script sends (the tile picker follows), not a choice
+  const expectedOf = (state) => (state.doubles && state.doubles.length ? String(state.doubles[0][0]) : "");
+  const isOpen = (state, value) => (state.doubles || []).some(([double]) => String(double) === value);
+  function labelOf(state, value) {
+    const found = (state.doubles || []).find(([double]) => String(double) === value);
+    return found ? found[1] : `${value}-${value}`;
+  }
+  function skipsOf(state, value) {  // the doubles listed before `value`: choosing it leaves them out
+    const doubles = (state.doubles || []).map(([double]) => String(double));
+    const at = doubles.indexOf(value);
+    return at < 0 ? [] : doubles.slice(0, at);
+  }
+
+  function startRoundForm(state) {
+    const form = document.getElementById("round-form");
+    if (!form || !state.doubles) return;
+    const value = form.elements.starting_double.value;
+    form.dataset.skipsSeen = skipsOf(state, value).join(",");
+    form.dataset.picked = value !== expectedOf(state) ? "1" : "";  // a form sent back keeps what was chosen
+  }
+
+  async function adjustRoundForm(state, before, fresh) {
+    const form = document.getElementById("round-form");
+    if (!form || !state.doubles) return;
+    // Rounds waiting on this phone hold doubles the server does not know yet: offline.js sees to them.
+    const queued = window.scorekeeperOutbox ? await window.scorekeeperOutbox.all().catch(() => []) : [];
+    if (queued.some((item) => item.game === form.dataset.game && item.state === "waiting")) return;
+    const select = form.elements.starting_double;
+    const chosen = select.value;
+    const picked = select.selectedOptions[0];
+    const label = picked ? picked.dataset.label || picked.textContent : chosen;
+    const open = isOpen(state, chosen);
+    const options = state.doubles.map(([value, text]) => new Option(text, String(value)));
+    if (!open && chosen !== "") {
+      const taken = new Option(t("{double} (taken)", { double: label }), chosen);
+      taken.dataset.label = label;
+      options.unshift(taken);
+    }
+    select.replaceChildren(...options);
+    select.value = chosen;
+    form.dataset.nextNumber = String(state.next_number);
+    const title = document.getElementById("round-title");
+    if (title) title.textContent = t("Round {number}", { number: state.next_number });
+    if (chosen === "") return;
+    if (!open) {
+      say(form, "taken", takenWords(state, Number(chosen), label), state.finished ? null : expectedOf(state));
+      return;
+    }
+    form.elements.version.value = String(state.version);  // the form shows the game as it is now
+    const seen = new Set((form.dataset.skipsSeen || "").split(",").filter(Boolean));
+    const reopened = skipsOf(state, chosen).filter((double) => !seen.has(double));
+    const note = document.getElementById("double-note");
+    if (reopened.length && !form.dataset.picked) {
+      const expected = expectedOf(state);
+      select.value = expected;
+      form.dataset.skipsSeen = "";
+      const undo = fresh.find((change) => change.action === "round_undone");
+      const double = labelOf(state, expected);
+      say(form, "moved", undo && undo.by
+        ? t("{name} undid round {number}: this round is now {double}.", { name: undo.by, number: undo.round, double })
+        : t("A round was undone: this round is now {double}.", { double }));
+      tell(select);
+    } else if (reopened.length) {
+      const doubles = reopened.map((double) => labelOf(state, double)).join(", ");
+      say(form, "skips", tn("{doubles} is open again: saving {double} skips it.", "{doubles} are open again: saving {double} skips them.",
+        reopened.length, { doubles, double: labelOf(state, chosen) }), expectedOf(state));
+    } else if (note && note.dataset.kind !== "moved") {
+      say(form, null);
+    }
+  }
+
+  function takenWords(state, chosen, label) {
+    // The round saved last with this double, if that is why it is no longer open (rather than skipped).
+    const saved = (state.changes || []).find((change) => change.action === "round_recorded" || change.action === "round_restored");
+    if (state.finished) return t("This game is over: this round cannot be saved.");
+    if (saved && saved.double === chosen && saved.by) return t("{name} saved round {number} with {double} a moment ago.", { name: saved.by, number: saved.round, double: label });
+    if (saved && saved.double === chosen) return t("Another phone saved round {number} with {double} a moment ago.", { number: saved.round, double: label });
+    return t("{double} can no longer start this round.", { double: label });
+  }
+
+  // The note above Save: `kind` "taken", "skips" (both ask for a look before Save), "moved", or null
+  // (nothing to say); `offer` a double to take with one tap.
+  function say(form, kind, words, offer) {
+    const note = document.getElementById("double-note");
+    const select = form.elements.starting_double;
+    if (!note) return;
+    const said = [kind || "", words || "", offer || ""].join("|");
+    if (note.dataset.said === said) return;  // said already: not read out again
+    note.dataset.said = said;
+    note.dataset.kind = kind || "";
+    const bar = document.getElementById("notices");
+    if (bar) document.body.append(bar);  // placed again below, once the note is said
+    note.replaceChildren();
+    placeBar();
+    if (kind === "taken") select.setAttribute("aria-invalid", "true"); else select.removeAttribute("aria-invalid");
+    if (!kind) {
+      select.removeAttribute("aria-describedby");
+      return;
+    }
+    const text = document.createElement("p");
+    words.split(/(\d+-\d+)/).forEach((part, index) => {  // a double ("6-6") is never cut at the end of a line
+      if (index % 2 === 0) { text.append(part); return; }
+      const double = document.createElement("span");
+      double.className = "double";
+      double.textContent = part;
+      text.append(double);
+    });
+    note.append(text);
+    if (offer) {
+      const use = document.createElement("button");
+      use.type = "button";
+      use.className = "secondary";
+      use.dataset.useDouble = offer;
+      use.textContent = t("Use {double}", { double: labelOf(following.state, offer) });
+      note.append(use);
+    }
+    select.setAttribute("aria-describedby", "double-note");
+    form.dataset.told = String(Number(form.dataset.told || 0) + 1);  // Save knows something new was said
+  }
+
+  function tell(select) {
+    telling = true;
+    try { select.dispatchEvent(new Event("change", { bubbles: true })); } finally { telling = false; }
+  }
+
+  // An open double chosen (in the list, or offered): the form takes the game as it is now, and the
+  // person has seen the doubles it skips.
+  function chooseOpen(form, state) {
+    const select = form.elements.starting_double;
+    Array.from(select.options).forEach((option) => { if (!isOpen(state, option.value)) option.remove(); });
+    form.elements.version.value = String(state.version);
+    form.dataset.skipsSeen = skipsOf(state, select.value).join(",");
+    say(form, null);
+  }
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("[data-use-double]");
+    const form = document.getElementById("round-form");
+    if (!button || !form || !following) return;
+    form.elements.starting_double.value = button.dataset.useDouble;
+    form.dataset.picked = "";  // the expected double, followed from now on
+    chooseOpen(form, following.state);
+    tell(form.elements.starting_double);
+    form.elements.starting_double.focus();
+  });
+  document.addEventListener("change", (event) => {
+    const select = event.target;
+    if (telling || select.name !== "starting_double" || !select.form || select.form.id !== "round-form") return;
+    if (!following || !following.state.doubles) return;
+    select.form.dataset.picked = "1";
+    if (isOpen(following.state, select.value)) chooseOpen(select.form, following.state);
+  });
+
+  // Save asks first whether the game changed (a 304 costs the server two queries): a change not yet
+  // drawn is drawn, and when it means something for this round's double, the note says so and
+  // nothing is sent; Save again sends it. No answer within 3 s: it goes as it is.
+  document.addEventListener("submit", async (event) => {
+    const form = event.target;
+    const page = following;
+    if (!(form instanceof HTMLFormElement) || form.id !== "round-form" || form.dataset.checked || form.dataset.classic) return;
+    if (!page || page.root.dataset.kind !== "round-form" || !navigator.onLine || !document.getElementById("double-note")) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    if (form.dataset.checking) return;  // tapped again while asking
+    form.dataset.checking = "1";
+    const told = form.dataset.told;
+    try {
+      await Promise.race([page.follower.now(), new Promise((resolve) => { setTimeout(resolve, 3000); })]);
+    } finally {
+      delete form.dataset.checking;
+    }
+    if (form.dataset.told !== told || following !== page) return;
+    form.dataset.checked = "1";
+    try { form.requestSubmit(event.submitter && event.submitter.form === form ? event.submitter : undefined); } finally { delete form.dataset.checked; }
+  }, true);
+
+  document.addEventListener("DOMContentLoaded", setUp);
+  document.addEventListener("htmx:afterSettle", setUp);
 })();
 
 // Share the live link with the phone's own share sheet, where the browser offers one.

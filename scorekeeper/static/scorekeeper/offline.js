@@ -2,6 +2,9 @@
 // on the phone (IndexedDB) until the server has them. Each round keeps the Idempotency-Key made at
 // its first tap, so sending it again after a lost answer never records it twice; rounds go in the
 // order they were saved, and one the server refuses stays, with the server's words, to fix or discard.
+// A round belongs to the account whose page saved it (the page's X-Account marker): it is shown and
+// sent only from that account's pages, with its marker, which the server checks against the session;
+// another account signing in on the phone leaves it aside, waiting for its own account.
 (function () {
   "use strict";
   const STORE = "outbox";
@@ -24,8 +27,16 @@
       transaction.onerror = () => { db.close(); reject(transaction.error); };
     });
   }
+  // The account this page was made for ("none" signed out). Rounds saved before rounds carried
+  // their account have none, and go with whoever is signed in, as they did then.
+  function account() {
+    const main = document.getElementById("main");
+    return (main && main.dataset.account) || "";
+  }
+  const ours = (item) => !item.account || item.account === account();
   const outbox = {
     all: async () => ((await inStore("readonly", (store) => store.getAll())) || []).sort((a, b) => a.created - b.created),
+    mine: async () => (await outbox.all()).filter(ours),
     put: (item) => inStore("readwrite", (store) => store.put(item)),
     remove: (key) => inStore("readwrite", (store) => store.delete(key)),
     clear: () => inStore("readwrite", (store) => store.clear()),
@@ -53,7 +64,7 @@
       const value = (selector) => { const box = row.querySelector(selector); return box ? box.value.trim() : ""; };
       const ticked = (selector) => { const box = row.querySelector(selector); return Boolean(box && box.checked); };
       const parts = [];
-      if (ticked("input.went_out")) parts.push(t(ticked("input.ended_on_double") ? "out on a double" : "out"));
+      if (ticked("input.went_out")) parts.push(ticked("input.ended_on_double") ? t("out on a double") : t("out"));
       if (value("input.pips") && !(ticked("input.went_out") && value("input.pips") === "0")) parts.push(t("{pips} pips", { pips: value("input.pips") }));
       if (value("input.tile-list")) parts.push(value("input.tile-list"));
       if (ticked("input.double_blank")) parts.push(t("held the 0-0"));
@@ -61,33 +72,89 @@
     });
     return {
       key: form.dataset.key || (form.dataset.key = newKey()),
+      account: account(),
       game: form.dataset.game,
-      url: new URL(form.action, location.href).pathname,
+      url: new URL(form.action, location.href).pathname,  // the page's form, to fix a refused round in
+      api: form.dataset.api,  // where it is sent
       sheet: form.dataset.outbox,
       double: Number(new FormData(form).get("starting_double")),
-      entries, fields, created: Date.now(), state: "waiting", errors: [], confirm: "",
+      body: bodyOf(fields), entries, fields, created: Date.now(), state: "waiting", errors: [], confirm: "",
     };
   }
 
+  // The round as the API takes it (RoundWriteSerializer), read from the form's fields as the page's
+  // form reads them (forms.RoundForm.entries): an empty pips box of a player who went out is 0; a
+  // typed tile list is parted with the server's tile grammar (app.js), every part sent for the
+  // server to read (or refuse, naming the player). A surprising round is asked about (`confirm`
+  // false) unless the form answered the questions already (the key in its "confirmed" field).
+  function bodyOf(fields) {
+    const players = new Map();
+    let double = null, confirm = false;
+    fields.forEach(([name, value]) => {
+      if (name === "starting_double") { double = Number(value); return; }
+      if (name === "confirmed") { confirm = value || false; return; }
+      const found = /^p(\d+)_(pips|tiles_left|tiles|went_out|double_blank|ended_on_double)$/.exec(name);
+      if (!found) return;
+      if (!players.has(found[1])) players.set(found[1], {});
+      players.get(found[1])[found[2]] = value;
+    });
+    const entries = Array.from(players, ([player, typed]) => {
+      const number = (text) => (text === undefined || String(text).trim() === "" ? null : Number(text));
+      const tiles = typed.tiles && typed.tiles.trim() ? partsOf(typed.tiles) : null;
+      const wentOut = "went_out" in typed;
+      let pips = number(typed.pips);
+      if (wentOut && pips === null && tiles === null) pips = 0;
+      const entry = { player: Number(player), went_out: wentOut, ended_on_double: "ended_on_double" in typed };
+      if (pips !== null) entry.pips = pips;
+      if (number(typed.tiles_left) !== null) entry.tiles_left = number(typed.tiles_left);
+      if (tiles !== null) entry.tiles = tiles;
+      if ("double_blank" in typed) entry.double_blank = true;
+      else if (tiles === null) entry.double_blank = false;
+      return entry;
+    });
+    return { starting_double: double, entries, confirm };
+  }
+  function partsOf(text) {
+    const read = window.scorekeeperTiles && window.scorekeeperTiles.read(text);
+    return read ? read.tiles.concat(read.refused) : [text];  // without the grammar (an older round), as typed
+  }
+
+  // What the API says is wrong with a round: the rules' messages, or each field's.
+  function messagesOf(data, status) {
+    if (Array.isArray(data.errors)) return data.errors.map((error) => error.message);
+    if (typeof data.detail === "string") return [data.detail];
+    const found = [];
+    (function walk(value) {
+      if (typeof value === "string") found.push(value);
+      else if (value && typeof value === "object") Object.values(value).forEach(walk);
+    })(data);
+    return found.length ? found : [t("The server refused this round ({status}).", { status })];
+  }
+
+  // POST /api/v1/games/{id}/rounds/ with the session (and its CSRF token) and the item's key: the
+  // round command's answer, as the API gives it, becomes the item's state.
   async function send(item) {
     let response, data = null;
+    const headers = { "Content-Type": "application/json", "Accept": "application/json", "Idempotency-Key": item.key,
+                      "X-CSRFToken": csrfToken() };
+    if (item.account) headers["X-Account"] = item.account;
+    const url = item.api || `/api/v1/games/${item.game}/rounds/`;  // a round queued before rounds went to the API
+    const body = item.body || bodyOf(item.fields);
     try {
-      response = await fetch(item.url, {
-        method: "POST", body: new URLSearchParams(item.fields), credentials: "same-origin",
-        headers: { "Accept": "application/json", "Idempotency-Key": item.key, "X-CSRFToken": csrfToken() },
-      });
+      response = await fetch(url, { method: "POST", body: JSON.stringify(body), credentials: "same-origin", headers });
     } catch (error) {
       return { state: "waiting" };  // no connection, or the answer was lost: the same key goes again
     }
     if ((response.headers.get("Content-Type") || "").startsWith("application/json")) data = await response.json().catch(() => null);
-    if (response.status === 201) return { state: "saved" };
-    if (!data) {
-      if (response.status === 403) return { state: "refused", errors: [t("You may not record rounds in this game (or your session ended: log in again).")] };
-      if (response.redirected) return { state: "waiting", note: t("Log in again to send it.") };
-      return { state: "waiting" };  // the server is down or busy: later
-    }
-    if (data.retry) return { state: "waiting" };
-    return { state: "refused", errors: data.errors || [t("The server refused this round ({status}).", { status: response.status })], confirm: data.confirm || "" };
+    if (response.status === 201) return { state: "saved" };  // saved
+    if (!data || response.status >= 500 || data.code === "request_in_progress") return { state: "waiting" };  // later
+    // The session ended, or is another account's now (signed in on another tab): it waits for its own.
+    if (response.status === 401) return { state: "waiting", note: t("Log in again to send it.") };
+    if (data.code === "other_account") return { state: "waiting", note: data.detail };
+    if (response.status === 403) return { state: "refused", errors: [t("You may not record rounds in this game (or your session ended: log in again).")] };
+    // Needs confirmation (the questions, and the key that answers them), a clash, or invalid.
+    if (data.code === "confirmation_needed") return { state: "refused", errors: data.surprises, confirm: data.confirm };
+    return { state: "refused", errors: messagesOf(data, response.status) };
   }
 
   // Every round waiting, oldest first; stop at the first that cannot go, so the order holds.
@@ -95,7 +162,7 @@
     if (syncing) return syncing;
     const run = async () => {
       let saved = 0;
-      for (const item of await outbox.all()) {
+      for (const item of await outbox.mine()) {
         if (item.state === "refused") break;
         const result = await send(item);
         if (result.state === "saved") { await outbox.remove(item.key); saved += 1; continue; }
@@ -137,7 +204,7 @@
     strong.textContent = `${item.double}-${item.double}`;
     const state = document.createElement("span");
     state.className = "outbox-state";
-    state.textContent = " " + t(item.state === "refused" ? "not saved by the server" : "waiting to sync");
+    state.textContent = " " + (item.state === "refused" ? t("not saved by the server") : t("waiting to sync"));
     head.append(strong, state);
     const values = document.createElement("p");
     values.className = "muted";
@@ -157,15 +224,24 @@
     return li;
   }
 
+  // Sent again, with a key of its own, answering the questions: the same round is saved.
   async function saveAnyway(item) {
     await outbox.remove(item.key);
     const fields = item.fields.filter(([name]) => name !== "confirmed").concat([["confirmed", item.confirm]]);
-    await outbox.put(Object.assign({}, item, { key: newKey(), fields, state: "waiting", errors: [], confirm: "" }));
+    const body = Object.assign({}, item.body || bodyOf(item.fields), { confirm: item.confirm });
+    await outbox.put(Object.assign({}, item, { key: newKey(), fields, body, state: "waiting", errors: [], confirm: "" }));
     sync();
   }
 
   // The round goes back into the form, as a page sent without scripts would: the server shows its problems there.
+  // Only with the session of the account that saved it.
   async function fix(item) {
+    if (item.account && !(await signedInAs(item.account))) {
+      item.note = t("Log in again to send it.");
+      await outbox.put(item);
+      refresh();
+      return;
+    }
     const form = document.createElement("form");
     form.method = "post";
     form.action = item.url;
@@ -178,6 +254,15 @@
     document.body.append(form);
     await outbox.remove(item.key);
     form.submit();
+  }
+
+  async function signedInAs(marker) {
+    try {
+      const response = await fetch(location.pathname, { method: "HEAD", credentials: "same-origin" });
+      return response.headers.get("X-Account") === marker;
+    } catch (error) {
+      return true;  // no connection: the form cannot go either, and says so as before
+    }
   }
 
   async function discard(item) {
@@ -196,7 +281,7 @@
 
   async function refresh() {
     let items = [];
-    try { items = await outbox.all(); } catch (error) { items = []; }
+    try { items = await outbox.mine(); } catch (error) { items = []; }
     const box = document.getElementById("outbox");
     if (box) {
       const mine = items.filter((item) => item.game === box.dataset.game);
@@ -222,17 +307,27 @@
     say(parts.map((part) => (typeof part === "string" ? document.createTextNode(part) : part)));
   }
 
-  // A round form drawn before the rounds waiting on this phone: their doubles are taken already.
+  // A round form drawn before the rounds waiting on this phone offers the doubles the rules open
+  // after them, expected first: the form's "doubles-ahead" block (rules.game.doubles_ahead) says,
+  // from where the game was, which doubles each round may start with and where it leaves the game.
   function adjustRoundForm(items) {
     const form = document.getElementById("round-form");
-    if (!form || !form.dataset.outbox || form.dataset.adjusted) return;
+    const block = document.getElementById("doubles-ahead");
+    if (!form || !form.dataset.outbox || form.dataset.adjusted || !block) return;
     const waiting = items.filter((item) => item.game === form.dataset.game && item.state === "waiting");
     if (!waiting.length) return;
     form.dataset.adjusted = "1";
-    const taken = new Set(waiting.map((item) => item.double));
+    const ahead = JSON.parse(block.textContent);
+    let place = ahead.start;
+    for (const item of waiting) {
+      const step = (ahead.open[place] || []).find(([double]) => double === item.double);
+      if (!step) return;  // not a round the form's game could take next (the server has it already)
+      place = step[1];
+    }
     const select = form.elements.starting_double;
-    Array.from(select.options).forEach((option) => { if (taken.has(Number(option.value))) option.remove(); });
-    if (select.options.length) select.selectedIndex = 0;
+    const picked = select.selectedIndex >= 0 && !select.options[select.selectedIndex].defaultSelected ? select.value : null;
+    select.replaceChildren(...ahead.open[place].map(([double]) => new Option(`${double}-${double}`, String(double))));
+    if (picked !== null && ahead.open[place].some(([double]) => String(double) === picked)) select.value = picked;  // tapped already
     const title = document.getElementById("round-title");
     if (title) title.textContent = t("Round {number}", { number: Number(form.dataset.nextNumber) + waiting.length });
   }
@@ -279,6 +374,8 @@
 
   // Nothing private stays on the phone after logging out (the server also sends Clear-Site-Data).
   async function forget() {
+    const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (worker) worker.postMessage({ type: "forget" });  // and nothing it is keeping right now lands later
     try { await outbox.clear(); } catch (error) { /* nothing kept */ }
     if (window.caches) await Promise.all((await caches.keys()).map((key) => caches.delete(key)));
   }
@@ -317,8 +414,9 @@
 
   document.addEventListener("DOMContentLoaded", () => { registerWorker(); onPage(); });
   document.addEventListener("htmx:afterSettle", onPage);
+  document.addEventListener("scorekeeper:redrawn", onPage);  // app.js redrew the page as the game is now
   window.addEventListener("online", () => { refresh(); sync(); });
   window.addEventListener("offline", refresh);
-  setInterval(() => { if (navigator.onLine) outbox.all().then((items) => { if (items.some((i) => i.state === "waiting")) sync(); }).catch(() => null); }, 15000);
+  setInterval(() => { if (navigator.onLine) outbox.mine().then((items) => { if (items.some((i) => i.state === "waiting")) sync(); }).catch(() => null); }, 15000);
   window.scorekeeperOutbox = { all: () => outbox.all(), sync };  // for the browser tests
 })();

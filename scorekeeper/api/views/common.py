@@ -1,0 +1,178 @@
+"""What the API's views share: error bodies for the schema, conditional-request headers, pagination, and the objects a user may read or write."""
+
+import re
+
+from django.db.models import Prefetch
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404
+from django.utils.http import parse_etags
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from rest_framework import serializers, status
+from rest_framework.response import Response
+
+from scorekeeper import services
+from scorekeeper.models import Entry, Game, Round, Scorebook, Seat
+
+from ..exceptions import PreconditionFailed
+from ..serializers import (
+    RoundSerializer,
+)
+
+ETAG = re.compile(r'^(?:W/)?"game-([0-9]+)(?:-round-([0-9]+))?-v([0-9]+)"$')  # ASCII digits only
+
+
+class ErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    code = serializers.CharField(required=False)
+
+
+class RoundErrorItemSerializer(serializers.Serializer):
+    field = serializers.CharField()
+    entry = serializers.IntegerField(allow_null=True)
+    player = serializers.IntegerField(allow_null=True)
+    rule = serializers.IntegerField()
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
+class RoundErrorsSerializer(serializers.Serializer):
+    """A round that breaks a rule; malformed fields come back in DRF's {field: [messages]} shape instead.
+    A legal but unusual round sent with `"confirm": false` comes back unsaved with `code`
+    confirmation_needed, its `surprises` and the `confirm` key that saves it as it is."""
+
+    detail = serializers.CharField(required=False)
+    errors = RoundErrorItemSerializer(many=True, required=False)
+    code = serializers.CharField(required=False, help_text="confirmation_needed: see `surprises`.")
+    surprises = serializers.ListField(child=serializers.CharField(), required=False)
+    confirm = serializers.CharField(required=False, help_text="Send the round again with this as `confirm`.")
+
+
+class RoundClashSerializer(ErrorSerializer):
+    """The round clashes with the game as it is now; `round`: the round that holds its double
+    (saved meanwhile by another phone), or the round being corrected as it is now."""
+
+    round = RoundSerializer(required=False)
+
+
+ROUND_CLASH = OpenApiResponse(RoundClashSerializer, description="Conflicts with the game's state.")
+
+
+def errors_for(*codes: int) -> dict:
+    described = {
+        400: OpenApiResponse(description="The body breaks a rule; the answer names the field (and entry)."),
+        401: OpenApiResponse(ErrorSerializer, description="No or bad credentials."),
+        403: OpenApiResponse(ErrorSerializer, description="Your role in the scorebook does not allow this."),
+        404: OpenApiResponse(ErrorSerializer, description="No such object in your scorebooks."),
+        409: OpenApiResponse(ErrorSerializer, description="Conflicts with the game's state."),
+        412: OpenApiResponse(ErrorSerializer, description="If-Match does not match the current ETag."),
+        422: OpenApiResponse(ErrorSerializer, description="Idempotency-Key reused with a different body."),
+        413: OpenApiResponse(
+            ErrorSerializer, description="Over the import's or export's limits; the answer says them."
+        ),
+        429: OpenApiResponse(
+            ErrorSerializer, description="Another import or export of yours is under way (Retry-After)."
+        ),
+    }
+    return {code: described[code] for code in codes}
+
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key", str, OpenApiParameter.HEADER, description="Retry safely: same key + same body = same answer."
+)
+
+
+IF_MATCH = OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, description="ETag read with GET.")
+
+
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match", str, OpenApiParameter.HEADER, description="ETag read before: 304 with no body if unchanged."
+)
+
+
+NOT_MODIFIED = OpenApiResponse(description="Not modified: the ETag sent in If-None-Match is still current.")
+
+
+def not_modified(etag: str) -> Response:
+    return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
+
+
+def expected_version(request, game_id: int, round_number: int | None = None) -> int | None:
+    """The game version an If-Match header asks for; None without one (or with *)."""
+    header = request.headers.get("If-Match")
+    if header is None:
+        return None
+    tags = parse_etags(header)
+    if "*" in tags:
+        return None
+    for tag in tags:
+        match = ETAG.match(tag)
+        if match and int(match[1]) == game_id and (int(match[2]) if match[2] else None) == round_number:
+            return int(match[3])
+    raise PreconditionFailed()
+
+
+def paginated(view, items, serializer_class) -> Response:
+    paginator = view.pagination_class()
+    page = paginator.paginate_queryset(items, view.request, view=view)
+    return paginator.get_paginated_response(serializer_class(page, many=True).data)
+
+
+SCOREBOOK_FILTER = OpenApiParameter(
+    "scorebook", int, description="Only this scorebook (404 unless you are a member); without it, all of yours."
+)
+
+
+def scorebook_for(user, pk) -> Scorebook:
+    """One of the user's scorebooks, with their `role`; 404 for any other."""
+    book = Scorebook.objects.for_user(user).filter(pk=pk).first() if pk is not None else None
+    if book is None:
+        raise Http404("No such scorebook among yours.")
+    return book
+
+
+def chosen_scorebook(request) -> Scorebook | None:
+    """`?scorebook=` as one of the user's scorebooks (404 for any other), or None when absent."""
+    raw = request.query_params.get("scorebook")
+    if raw is None:
+        return None
+    return scorebook_for(request.user, int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 16 else None)
+
+
+def writable_scorebook(request, pk) -> Scorebook:
+    """The scorebook a new player or game goes into: the one named, or the personal one; only
+    owners and scorers write."""
+    book = scorebook_for(request.user, Scorebook.personal_for(request.user).pk if pk is None else pk)
+    services.require_scorer(book.role)
+    return book
+
+
+def games_for(user):
+    return (
+        Game.objects.for_user(user)
+        .order_by("-created_at", "-id")
+        .prefetch_related(Prefetch("seats", Seat.objects.select_related("player").order_by("position")))
+    )
+
+
+def game_with_rounds(user, pk):
+    entries = Prefetch("entries", Entry.objects.order_by("position"))
+    rounds = Prefetch(
+        "rounds",
+        Round.objects.order_by("number").select_related("recorded_by", "corrected_by").prefetch_related(entries),
+    )
+    return get_object_or_404(games_for(user).prefetch_related(rounds), pk=pk)
+
+
+def game_to_write(user, pk) -> Game:
+    """A game of the user's scorebooks that they may write: 404 for a stranger, 403 for a viewer."""
+    game = get_object_or_404(Game.objects.with_role(user), pk=pk)
+    services.require_scorer(game.role)
+    return game
+
+
+@csrf_exempt  # nothing happens here, and the answer must be JSON whatever the method
+def not_found(request, *args, **kwargs):
+    """Any other path under /api/v1/ answers in JSON, as the API does, not with an HTML page."""
+    return JsonResponse({"detail": _("Not found."), "code": "not_found"}, status=404)

@@ -1,0 +1,141 @@
+"""Games: list, create, read (conditional), rename, delete; every change to a game."""
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, serializers, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scorekeeper import history, services
+from scorekeeper.caching import unchanged
+from scorekeeper.models import Game
+
+from ..idempotency import idempotent
+from ..serializers import (
+    GameCreateSerializer,
+    GameListSerializer,
+    GameSerializer,
+    GameUpdateSerializer,
+    UserRefSerializer,
+    user_ref,
+)
+from .common import (
+    IDEMPOTENCY_KEY,
+    IF_MATCH,
+    IF_NONE_MATCH,
+    NOT_MODIFIED,
+    SCOREBOOK_FILTER,
+    chosen_scorebook,
+    errors_for,
+    expected_version,
+    game_to_write,
+    game_with_rounds,
+    games_for,
+    not_modified,
+    paginated,
+    writable_scorebook,
+)
+
+
+class GameList(APIView):
+    pagination_class = generics.ListAPIView.pagination_class
+
+    @extend_schema(
+        responses={200: GameListSerializer(many=True), **errors_for(400, 401, 404)},
+        parameters=[OpenApiParameter("status", str, enum=Game.Status.values), SCOREBOOK_FILTER],
+    )
+    def get(self, request):
+        games = games_for(request.user)
+        if (book := chosen_scorebook(request)) is not None:
+            games = games.filter(scorebook=book)
+        wanted = request.query_params.get("status")
+        if wanted is not None:
+            if wanted not in Game.Status.values:
+                raise ValidationError(
+                    {"status": [_("Choose one of: {choices}.").format(choices=", ".join(Game.Status.values))]}
+                )
+            games = games.filter(status=wanted)
+        return paginated(self, games, GameListSerializer)
+
+    @extend_schema(
+        request=GameCreateSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: GameSerializer, **errors_for(400, 401, 403, 404, 409, 422)},
+    )
+    @idempotent
+    def post(self, request):
+        data = GameCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = services.create_game(
+            by=request.user,
+            scorebook=writable_scorebook(request, data.validated_data.get("scorebook")),
+            players=data.validated_data["players"],
+            rules=data.game_rules(),
+            name=data.validated_data["name"],
+        )
+        body = GameSerializer(game_with_rounds(request.user, game.pk)).data
+        return Response(body, status=status.HTTP_201_CREATED, headers={"Location": f"{request.path}{game.pk}/"})
+
+
+class GameDetail(APIView):
+    @extend_schema(
+        parameters=[IF_NONE_MATCH], responses={200: GameSerializer, 304: NOT_MODIFIED, **errors_for(401, 404)}
+    )
+    def get(self, request, pk):
+        if request.headers.get("If-None-Match"):
+            # One query beside authentication: the version of a game in one of the user's scorebooks.
+            version = Game.objects.for_user(request.user).filter(pk=pk).values_list("version", flat=True).first()
+            if version is None:
+                raise Http404(_("No such game in your scorebooks."))
+            if unchanged(request, etag := Game.etag_of(pk, version)):
+                return not_modified(etag)
+        game = game_with_rounds(request.user, pk)
+        return Response(GameSerializer(game).data, headers={"ETag": game.etag})
+
+    @extend_schema(
+        request=GameUpdateSerializer,
+        parameters=[IF_MATCH],
+        responses={200: GameSerializer, **errors_for(400, 401, 403, 404, 412)},
+    )
+    def patch(self, request, pk):
+        game = game_to_write(request.user, pk)
+        data = GameUpdateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.rename_game(
+            game=game, name=data.validated_data["name"], expected_version=expected_version(request, pk), by=request.user
+        )
+        game = game_with_rounds(request.user, pk)
+        return Response(GameSerializer(game).data, headers={"ETag": game.etag})
+
+    @extend_schema(parameters=[IF_MATCH], responses={204: None, **errors_for(401, 403, 404, 412)})
+    def delete(self, request, pk):
+        game = game_to_write(request.user, pk)
+        services.delete_game(game=game, expected_version=expected_version(request, pk), by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ChangeSerializer(serializers.Serializer):
+    at = serializers.DateTimeField()
+    by = serializers.SerializerMethodField()
+    action = serializers.ChoiceField(choices=[*history.GAME_ACTIONS, *history.ROUND_ACTIONS])
+    round = serializers.IntegerField(allow_null=True)
+    before = serializers.JSONField(allow_null=True, help_text="The round (or name) as it was.")
+    after = serializers.JSONField(allow_null=True, help_text="The round (or name) as it became.")
+
+    def get_by(self, change) -> UserRefSerializer(allow_null=True):
+        return user_ref(change.by)
+
+
+class GameHistory(APIView):
+    pagination_class = generics.ListAPIView.pagination_class
+
+    @extend_schema(
+        responses={200: ChangeSerializer(many=True), **errors_for(401, 404)},
+        description="Every change to the game, newest first: who, when, and the round (or name) before and after.",
+    )
+    def get(self, request, game_pk):
+        game = get_object_or_404(Game.objects.for_user(request.user), pk=game_pk)
+        return paginated(self, history.of_game(game), ChangeSerializer)

@@ -1,0 +1,103 @@
+"""The live link: sharing a game and reading it without an account."""
+
+from django.core.cache import cache
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scorekeeper import live
+from scorekeeper.caching import unchanged
+from scorekeeper.models import Game
+
+from .common import IF_NONE_MATCH, NOT_MODIFIED, ErrorSerializer, errors_for, game_to_write, not_modified
+
+
+class ShareSerializer(serializers.Serializer):
+    token = serializers.CharField()
+    url = serializers.URLField()
+    api_url = serializers.URLField()
+    qr_svg_url = serializers.URLField()
+    created_at = serializers.DateTimeField()
+
+
+def share_body(request, link) -> dict:
+    from django.urls import reverse
+
+    return {
+        "token": link.token,
+        "url": request.build_absolute_uri(reverse("live", kwargs={"token": link.token})),
+        "api_url": request.build_absolute_uri(reverse("api:live", kwargs={"token": link.token})),
+        "qr_svg_url": request.build_absolute_uri(reverse("live_qr", kwargs={"token": link.token})),
+        "created_at": link.created_at,
+    }
+
+
+class GameShare(APIView):
+    """The game's live link: read-only, no account needed to open it; one per game."""
+
+    @extend_schema(responses={200: ShareSerializer, **errors_for(401, 404)})
+    def get(self, request, game_pk):
+        game = get_object_or_404(Game.objects.for_user(request.user).select_related("live_link"), pk=game_pk)
+        link = getattr(game, "live_link", None)
+        if link is None:
+            raise Http404(_("This game has no live link."))
+        return Response(ShareSerializer(share_body(request, link)).data)
+
+    @extend_schema(
+        request=None,
+        responses={201: ShareSerializer, **errors_for(401, 403, 404)},
+        description="Make the live link, or replace it: the old token stops working at once.",
+    )
+    def post(self, request, game_pk):
+        link = live.share(game=game_to_write(request.user, game_pk), by=request.user)
+        return Response(ShareSerializer(share_body(request, link)).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={204: None, **errors_for(401, 403, 404)})
+    def delete(self, request, game_pk):
+        if not live.revoke(game=game_to_write(request.user, game_pk)):
+            raise Http404(_("This game has no live link."))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class LiveView(APIView):
+    """A game through its live link: no credentials; names and scores only."""
+
+    authentication_classes = []
+    permission_classes = []
+
+    @extend_schema(
+        auth=[],
+        parameters=[IF_NONE_MATCH],
+        responses={
+            200: OpenApiResponse(description="The game, players by name only (as GET one game, less ids and emails)."),
+            304: NOT_MODIFIED,
+            404: OpenApiResponse(ErrorSerializer, description="Unknown, replaced or revoked link."),
+            429: OpenApiResponse(ErrorSerializer, description="Too many requests from this address: see Retry-After."),
+        },
+    )
+    def get(self, request, token):
+        if wait := live.retry_after(request, token):
+            return Response(
+                {
+                    "detail": _("Too many requests: try again in {seconds} seconds.").format(seconds=wait),
+                    "code": "throttled",
+                },
+                status=status.HTTP_429_TOO_MANY_REQUESTS,
+                headers={"Retry-After": str(wait)},
+            )
+        link = live.find(token)  # one query: the link and its game's version
+        if link is None:
+            raise Http404(_("This live link does not exist or was revoked."))
+        etag = link.etag(link.game.version)
+        if unchanged(request, etag):
+            return not_modified(etag)
+        key = f"live-json:{etag}"  # every viewer of a version gets the same body: built once
+        body = cache.get(key)
+        if body is None:
+            body = live.public(live.sheet_of(link))
+            cache.set(key, body, timeout=600)
+        return Response(body, headers={"ETag": etag, "Cache-Control": "no-cache", "X-Robots-Tag": "noindex"})

@@ -1,0 +1,86 @@
+"""Players: list, create, read, rename, link to an account, delete."""
+
+from django.db import transaction
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics
+from rest_framework.exceptions import ValidationError
+
+from scorekeeper import services
+from scorekeeper.models import Player
+
+from ..idempotency import idempotent
+from ..serializers import PlayerLinkSerializer, PlayerSerializer
+from .common import IDEMPOTENCY_KEY, SCOREBOOK_FILTER, chosen_scorebook, errors_for, writable_scorebook
+
+
+class PlayerList(generics.ListCreateAPIView):
+    serializer_class = PlayerSerializer
+
+    def get_queryset(self):
+        players = Player.objects.for_user(self.request.user).select_related("user")
+        book = chosen_scorebook(self.request)
+        return players if book is None else players.filter(scorebook=book)
+
+    @extend_schema(parameters=[SCOREBOOK_FILTER], responses={200: PlayerSerializer(many=True), **errors_for(401, 404)})
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        parameters=[IDEMPOTENCY_KEY], responses={201: PlayerSerializer, **errors_for(400, 401, 403, 404, 409, 422)}
+    )
+    @idempotent
+    def post(self, request, *args, **kwargs):
+        return super().post(request, *args, **kwargs)
+
+    def get_serializer_context(self):
+        """On create, the scorebook the player goes into (names are unique within it)."""
+        context = super().get_serializer_context()
+        if self.request.method == "POST" and isinstance(self.request.data, dict):
+            raw = None
+            if "scorebook" in self.request.data:
+                try:
+                    raw = PlayerSerializer().fields["scorebook"].run_validation(self.request.data["scorebook"])
+                except ValidationError:
+                    return context  # the serializer says what is wrong with it
+            context["scorebook_id"] = writable_scorebook(self.request, raw).pk
+        return context
+
+    def perform_create(self, serializer):
+        serializer.save(scorebook_id=serializer.context["scorebook_id"])
+
+
+@extend_schema(responses={200: PlayerSerializer, **errors_for(400, 401, 403, 404)})
+class PlayerDetail(generics.RetrieveUpdateDestroyAPIView):
+    """PATCH `{"name"}` renames (owners and scorers); PATCH `{"user": "me" | null}` links the player
+    to your own account or unlinks it (any member, for themselves)."""
+
+    serializer_class = PlayerSerializer
+    http_method_names = ["get", "patch", "delete", "head", "options"]
+
+    def get_queryset(self):
+        return Player.objects.with_role(self.request.user).select_related("user")
+
+    @extend_schema(responses={204: None, **errors_for(401, 403, 404, 409)})
+    def delete(self, request, *args, **kwargs):
+        return super().delete(request, *args, **kwargs)
+
+    def perform_destroy(self, player):
+        services.require_scorer(player.role)
+        services.delete_player(player=player)
+
+    @transaction.atomic
+    def perform_update(self, serializer):
+        """Every check before any write: a viewer who links themselves and renames in one PATCH is
+        refused (403) with the player left as it was."""
+        player = serializer.instance
+        renames = bool(set(serializer.validated_data) - {"scorebook_id"})
+        if renames:
+            services.require_scorer(player.role)
+        if isinstance(self.request.data, dict) and "user" in self.request.data:
+            link = PlayerLinkSerializer(data={"user": self.request.data["user"]})
+            link.is_valid(raise_exception=True)
+            services.link_player(
+                player=player, user=self.request.user, role=player.role, me=link.validated_data["user"] == "me"
+            )
+        if renames:
+            services.rename_player(player=player, name=serializer.validated_data["name"], by=self.request.user)

@@ -1,0 +1,87 @@
+"""Reports: the leaderboard, a player's figures, the account and its own figures."""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scorekeeper import stats
+from scorekeeper.models import Player
+
+from ..serializers import (
+    LeaderboardQuerySerializer,
+    LeaderboardRowSerializer,
+    MeSerializer,
+    MyStatsSerializer,
+    PlayerStatsSerializer,
+    StatsQuerySerializer,
+)
+from .common import SCOREBOOK_FILTER, errors_for, paginated, scorebook_for
+
+STATS_PARAMETERS = [
+    SCOREBOOK_FILTER,
+    OpenApiParameter("tile_set", int, enum=[6, 9, 12, 15, 18], description="Only games with this set."),
+    OpenApiParameter("period", str, enum=["month", "year", "all"], description="Games finished this month/year."),
+]
+
+
+class Leaderboard(APIView):
+    pagination_class = generics.ListAPIView.pagination_class
+
+    @extend_schema(
+        parameters=[
+            *STATS_PARAMETERS,
+            OpenApiParameter("sort", str, enum=["rating"], description="rating: the highest rating first."),
+        ],
+        responses={200: LeaderboardRowSerializer(many=True), **errors_for(400, 401, 404)},
+    )
+    def get(self, request):
+        query = LeaderboardQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        book = query.validated_data.get("scorebook")
+        # The personal scorebook is reached through the players: a user without one has no players yet.
+        players = Player.objects.filter(
+            **{"scorebook": scorebook_for(request.user, book)} if book else {"scorebook__personal_of": request.user}
+        )
+        rows = stats.leaderboard(
+            players,
+            tile_set=query.validated_data.get("tile_set"),
+            since=stats.period_start(query.validated_data["period"]),
+            sort=query.validated_data.get("sort"),
+        )
+        # One row per player of the user: a short list, paged in memory to spare a COUNT query.
+        return paginated(self, rows, LeaderboardRowSerializer)
+
+
+class PlayerStats(APIView):
+    @extend_schema(parameters=STATS_PARAMETERS, responses={200: PlayerStatsSerializer, **errors_for(400, 401, 404)})
+    def get(self, request, pk):
+        player = get_object_or_404(Player.objects.for_user(request.user).only(*stats.PLAYER_FIELDS), pk=pk)
+        query = StatsQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        options = {
+            "tile_set": query.validated_data.get("tile_set"),
+            "since": stats.period_start(query.validated_data["period"]),
+        }
+        figures = stats.player_figures(player, **options)
+        figures.by_starting_double = stats.by_starting_double(player, **options)
+        figures.head_to_head = stats.head_to_head(player, **options)
+        return Response(PlayerStatsSerializer(figures).data)
+
+
+class Me(APIView):
+    """Who the token belongs to: the cheapest authenticated call (apps use it to check a token)."""
+
+    @extend_schema(responses={200: MeSerializer, **errors_for(401)})
+    def get(self, request):
+        return Response({"id": request.user.pk, "email": request.user.email})
+
+
+class MyStats(APIView):
+    """The figures of every player linked to you ("this is me"), across all your scorebooks."""
+
+    @extend_schema(responses={200: MyStatsSerializer, **errors_for(401)})
+    def get(self, request):
+        rows = list(stats.my_players(request.user))
+        return Response(MyStatsSerializer({"players": rows, "total": stats.summed(rows)}).data)

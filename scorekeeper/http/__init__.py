@@ -1,0 +1,1 @@
+"""The HTTP side of the app: error pages and answers, request middleware."""

@@ -1,0 +1,86 @@
+"""A game's state as it is saved beside the game (plain JSON), and back.
+
+The write path derives a game's state once per change (scoring.derive) and saves it with `dump`;
+every read rebuilds it with `load`, with no rule applied again. Names are not saved: a player's
+name can change without any round changing, so `load` takes the seats' names as they are now.
+The saved rounds keep who went out, held the 0-0 or ended on a double, so the next change derives
+the state from them (`results`) without reading the entries back.
+"""
+
+from collections.abc import Hashable, Mapping
+
+from .scoring import GameState, RoundLine, RoundResult, SeatState
+
+FORMAT = 1
+_SEAT_FIGURES = ("total", "rank", "place", "is_winner", "rounds", "went_out", "double_blank_penalties",
+                 "end_on_double_penalties", "to_target")  # fmt: skip
+_FLAGS = ("went_out", "double_blank", "ended_on_double")
+
+
+def dump(state: GameState, rounds: list[RoundResult]) -> dict:
+    """The state as JSON can hold it; `rounds` are the results it was derived from, in play order.
+    Players must be JSON values (the app's are ids)."""
+    return {
+        "format": FORMAT,
+        "seats": [
+            {"player": seat.player, **{name: getattr(seat, name) for name in _SEAT_FIGURES}} for seat in state.seats
+        ],
+        "finished": state.finished,
+        "ended_because": state.ended_because,
+        "ended_after": state.ended_after,
+        "rounds": [
+            {
+                "number": line.number,
+                "position": line.position,
+                "starting_double": line.starting_double,
+                "scores": list(line.scores),
+                "totals": list(line.totals),
+                **{flag: sorted(getattr(result, flag)) for flag in _FLAGS},
+            }
+            for line, result in zip(state.rounds, rounds, strict=True)
+        ],
+        "next_position": state.next_position,
+        "next_double": state.next_double,
+        "open_doubles": list(state.open_doubles),
+        "last_position": state.last_position,
+        "show_until": state.show_until,
+    }
+
+
+def load(data: dict, names: Mapping[Hashable, str]) -> GameState:
+    """The state `dump` saved, its players named by `names` (player: name)."""
+    seats = tuple(
+        SeatState(player=seat["player"], name=names[seat["player"]], seat=index,
+                  **{name: seat[name] for name in _SEAT_FIGURES})
+        for index, seat in enumerate(data["seats"])
+    )  # fmt: skip
+    return GameState(
+        seats=seats,
+        standings=tuple(sorted(seats, key=lambda seat: seat.place)),
+        winners=tuple(seat.player for seat in seats if seat.is_winner),
+        finished=data["finished"],
+        ended_because=data["ended_because"],
+        ended_after=data["ended_after"],
+        rounds=tuple(
+            RoundLine(
+                line["number"], line["position"], line["starting_double"], tuple(line["scores"]), tuple(line["totals"])
+            )
+            for line in data["rounds"]
+        ),
+        next_position=data["next_position"],
+        next_double=data["next_double"],
+        open_doubles=tuple(data["open_doubles"]),
+        last_position=data["last_position"],
+        show_until=data["show_until"],
+    )
+
+
+def results(data: dict) -> list[RoundResult]:
+    """The rounds the saved state was derived from, in play order: what derive needs, with the
+    next round added (or one replaced, or the last taken away), for the next state."""
+    players = [seat["player"] for seat in data["seats"]]
+    return [
+        RoundResult(line["position"], dict(zip(players, line["scores"], strict=True)),
+                    *(frozenset(line[flag]) for flag in _FLAGS))
+        for line in data["rounds"]
+    ]  # fmt: skip

@@ -1,0 +1,127 @@
+"""A game's derived state: worked out once per write (derive_state) and saved on the game and its seats."""
+
+from collections.abc import Sequence
+
+from django.db import connection
+from django.utils import timezone
+
+from .. import ratings
+from ..models import Entry, Game, Seat
+from ..rules import snapshot
+from ..rules.game import GameRules
+from ..rules.scoring import GameState, RoundResult, derive
+from .records import SEAT_SUMMARY, add_detail, add_to_records, detail_of, figures_of, update_extremes
+
+
+def round_results(played) -> list[RoundResult]:
+    """Entries given in round order as (position, player, score, went_out, double_blank,
+    ended_on_double), gathered into one RoundResult per round."""
+    rounds: dict[int, dict] = {}
+    for position, player, score, went_out, double_blank, ended_on_double, *_rest in played:
+        line = rounds.setdefault(position, {"scores": {}, "went_out": set(), "double_blank": set(), "ended": set()})
+        line["scores"][player] = score
+        for flag, key in ((went_out, "went_out"), (double_blank, "double_blank"), (ended_on_double, "ended")):
+            if flag:
+                line[key].add(player)
+    return [
+        RoundResult(position, line["scores"], frozenset(line["went_out"]), frozenset(line["double_blank"]),
+                    frozenset(line["ended"]))
+        for position, line in rounds.items()
+    ]  # fmt: skip
+
+
+def played_rows(game: Game) -> list[tuple]:
+    """The game's entries in round order, as rows for round_results (and starting double and pips
+    at the end, for the per-double records)."""
+    return list(
+        Entry.objects.filter(round__game=game)
+        .order_by("round__number", "position")
+        .values_list("round__position", "player_id", "score", "went_out", "double_blank", "ended_on_double",
+                     "round__starting_double", "pips")
+    )  # fmt: skip
+
+
+def derive_state(rules: GameRules, seats, results: Sequence[RoundResult]) -> GameState:
+    """The one place a game's state is worked out (rules.scoring.derive): on every change to a game
+    (reads load what was saved), and for the front page's sample sheet, which is no game. Seats are
+    Seats (with players) or (player id, name) pairs, in seat order."""
+    pairs = [seat if isinstance(seat, tuple) else (seat.player_id, seat.player.name) for seat in seats]
+    return derive(rules, pairs, results)
+
+
+def saved_state(game: Game, seats: list[Seat]) -> dict:
+    """The game's state as saved (rules.snapshot); worked out from its entries if it has none."""
+    if game.state is None:
+        results = round_results(played_rows(game))
+        game.state = snapshot.dump(derive_state(game.rules, seats, results), results)
+    return game.state
+
+
+def save_state(
+    game: Game, seats: list[Seat], state: GameState, results: list[RoundResult], *, played_before=None
+) -> None:
+    """Save a locked game's new state (_derive made it from `results`, its rounds now): the state
+    and the game row (status, next double, version), the seats' figures, the records, the ratings.
+    `seats` in seat order; `played_before`: the entries as they were (rows of played_rows), when a
+    finished game's entries have just changed (what the records counted must be taken back)."""
+    was_finished, finished_before = game.is_finished, game.finished_at
+    before = [figures_of(seat) for seat in seats] if was_finished else []
+    detail_before = (
+        detail_of(seats, played_rows(game) if played_before is None else played_before) if was_finished else None
+    )
+    ranks_before = [seat.rank for seat in seats]
+    changed = []
+    for seat, derived in zip(seats, state.seats, strict=True):
+        figures = [getattr(derived, name) for name in SEAT_SUMMARY]
+        if figures != [getattr(seat, name) for name in SEAT_SUMMARY]:
+            for name, value in zip(SEAT_SUMMARY, figures, strict=True):
+                setattr(seat, name, value)
+            changed.append(seat)
+    _write_seat_summaries(changed)
+    # The records hold finished games only: take back what was counted, count what is now.
+    add_to_records(game.tile_set, before, sign=-1)
+    if state.finished:
+        add_to_records(game.tile_set, [figures_of(seat) for seat in seats], sign=+1)
+    if was_finished or state.finished:
+        add_detail(game.tile_set, detail_before, detail_of(seats, played_rows(game)) if state.finished else None)
+    if not state.finished:
+        game.status, game.finished_at = Game.Status.IN_PROGRESS, None
+    elif not game.is_finished:
+        game.status, game.finished_at = Game.Status.FINISHED, timezone.now()
+    # The game row is locked in this transaction: its version is the current one.
+    game.ended_because, game.next_double = state.ended_because or "", state.next_double
+    game.state = snapshot.dump(state, results)
+    game.version, game.updated_at = game.version + 1, timezone.now()
+    Game.objects.filter(pk=game.pk).update(
+        **{name: getattr(game, name) for name in
+           ("status", "finished_at", "ended_because", "next_double", "state", "undone_round", "version",
+            "updated_at")}
+    )  # fmt: skip
+    if was_finished or state.finished:  # after the game row: the finished games are the ones now saved
+        update_extremes(game.tile_set, [seat.player_id for seat in seats])
+    # Ratings hang on the finishing order alone: replay them when that order appears, changes or goes.
+    if (was_finished or state.finished) and (was_finished != state.finished or ranks_before != [s.rank for s in seats]):
+        point = ratings.Point(finished_before if was_finished else game.finished_at, game.pk)
+        ratings.changed(game.scorebook_id, point, [seat.player_id for seat in seats])
+
+
+def _write_seat_summaries(seats: list[Seat]) -> None:
+    """Save the seats' summary columns in one UPDATE ... FROM (VALUES ...), on SQLite and PostgreSQL
+    alike (bulk_update would build a CASE expression per column and seat in Python)."""
+    if not seats:
+        return
+    quote = connection.ops.quote_name
+    table = quote(Seat._meta.db_table)
+    fields = [Seat._meta.get_field(name) for name in SEAT_SUMMARY]
+    # VALUES names its columns column1, column2, ... on both databases; column1 is the seat's id.
+    assignments = ", ".join(
+        f"{quote(field.column)} = CAST(v.column{number} AS {'boolean' if field.get_internal_type() == 'BooleanField' else 'integer'})"
+        for number, field in enumerate(fields, start=2)
+    )
+    row = "(" + ", ".join(["%s"] * (len(fields) + 1)) + ")"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET {assignments} FROM (VALUES {', '.join([row] * len(seats))}) AS v "
+            f"WHERE {table}.{quote('id')} = v.column1",
+            [value for seat in seats for value in (seat.pk, *(getattr(seat, field.attname) for field in fields))],
+        )

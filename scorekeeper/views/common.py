@@ -1,0 +1,87 @@
+"""What the page views share: the games and scorebooks a user may read or write, safe next links, QR codes."""
+
+import io
+
+import segno
+from django.db.models import Prefetch
+from django.http import HttpResponse, HttpResponseNotModified
+from django.shortcuts import get_object_or_404
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+
+from .. import scorebooks, services
+from ..models import Entry, Game, Scorebook, Seat
+from ..sheet import build_sheet
+
+
+def games_of(user):
+    """Games of every scorebook the user belongs to, each with the user's `role` in it."""
+    return Game.objects.with_role(user).prefetch_related(
+        Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
+    )
+
+
+def sheet_for(user, pk, *, write=False, rows=True):
+    """A game's sheet for a member (404 for anyone else); `write`: 403 for a viewer; `rows`: False
+    for a page that shows none (the round form), which then reads the game and its seats only."""
+    game = get_object_or_404(games_of(user), pk=pk)
+    if write:
+        services.require_scorer(game.role)
+    if not rows:
+        return build_sheet(game, list(game.seats.all()))
+    rounds = list(
+        game.rounds.order_by("number")
+        .select_related("recorded_by", "corrected_by")
+        .prefetch_related(Prefetch("entries", Entry.objects.order_by("position")))
+    )
+    return build_sheet(game, list(game.seats.all()), rounds)
+
+
+def game_to_write(user, pk) -> Game:
+    game = get_object_or_404(Game.objects.with_role(user), pk=pk)
+    services.require_scorer(game.role)
+    return game
+
+
+def writable_current(user) -> Scorebook:
+    """The scorebook the pages work in, when the user may write there (403 for a viewer)."""
+    book = scorebooks.current(user)
+    services.require_scorer(book.role)
+    return book
+
+
+def safe_next(request) -> str | None:
+    """The `next` the form sent, when it is a path on this site (never an open redirect).
+
+    Only a path: `redirect()` tries any other text as a URL name first, and `-1` or `١٢` is no
+    name it knows (a 500)."""
+    target = request.POST.get("next", "")
+    if target.startswith("/") and url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        return target
+    return None
+
+
+def not_modified(etag: str) -> HttpResponse:
+    response = HttpResponseNotModified()
+    response["ETag"] = etag
+    return response
+
+
+def conflict_message(conflict: services.Conflict) -> str:
+    if conflict.code == "stale":
+        return _(
+            "Someone else changed this game while you were entering this round. Nothing was saved: reload the game to see their change."
+        )
+    return str(conflict)
+
+
+def scorebook_of(user, pk) -> Scorebook:
+    return get_object_or_404(Scorebook.objects.for_user(user), pk=pk)
+
+
+def qr_svg(url: str, title: str) -> HttpResponse:
+    buffer = io.BytesIO()
+    segno.make(url, error="m").save(buffer, kind="svg", scale=6, border=2, xmldecl=False, svgns=True, title=title)
+    response = HttpResponse(buffer.getvalue(), content_type="image/svg+xml")
+    response["Cache-Control"] = "private, no-store"
+    return response

@@ -1,0 +1,265 @@
+"""Pages of games: home, a new game, the sheet and what it redraws, renaming, rematch, the trash, history."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from .. import caching, charts, follow, scorebooks, services
+from .. import history as changes
+from ..converters import parse_id
+from ..forms import PRESETS, NewGameForm, PlayerForm, RenameGameForm
+from ..models import TRASH_DAYS, Game, LiveLink, member_of
+from ..rules.deal import suggested_deal
+from ..rules.game import DEFAULT_PENALTY, MAX_PLAYERS, MIN_PLAYERS, GameRules
+from ..rules.scoring import RoundResult
+from ..rules.tiles import DEFAULT_SET, SUPPORTED_SETS, hand_range, set_pips, tile_count
+from .common import game_to_write, games_of, not_modified, scorebook_of, sheet_for, writable_current
+
+# The front door's sample sheet: four rounds of a double-12 game, scored by the rules module.
+SAMPLE_SEATS = [(1, "Ana"), (2, "Bea"), (3, "Carlos")]
+
+
+SAMPLE_ROUNDS = [
+    RoundResult(0, {1: 0, 2: 37, 3: 19}),
+    RoundResult(1, {1: 62, 2: 0, 3: 8}),
+    RoundResult(2, {1: 14, 2: 21, 3: 0}),
+    RoundResult(4, {1: 0, 2: 9, 3: 55}),
+]
+
+
+def home(request):
+    if not request.user.is_authenticated:
+        rules = GameRules()
+        state = services.derive_state(rules, SAMPLE_SEATS, SAMPLE_ROUNDS)
+        return render(request, "scorekeeper/landing.html", {"sample": state, "rules": rules})
+    book = scorebooks.current(request.user)
+    context = {"scorebook": book, "follow": follow.of_home(book)} | _home_games(request.user, book)
+    return render(request, "scorekeeper/home.html", context)
+
+
+def _home_games(user, book) -> dict:
+    """The home page's games (read when the page is drawn, after the ETag: never older than it)."""
+    games = games_of(user).filter(scorebook=book)
+    return {"in_progress": games.in_progress()[:20], "finished": games.finished().order_by("-finished_at")[:5]}
+
+
+@login_required
+def new_game(request):
+    """Players in the order they are tapped, the rules, a name (the day's by default).
+    `?same=1` starts from the last game's table and rules."""
+    book = writable_current(request.user)
+    last = Game.objects.alive().filter(scorebook=book).prefetch_related("seats").first()
+    initial = {}
+    if last is not None and request.GET.get("same"):
+        seats = sorted(last.seats.all(), key=lambda seat: seat.position)
+        initial = last.rules.as_dict() | {
+            "players": [str(seat.player_id) for seat in seats],
+            "seat_order": ",".join(str(seat.player_id) for seat in seats),
+        }
+    form = NewGameForm(request.POST or None, scorebook=book, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = services.create_game(
+                by=request.user,
+                scorebook=book,
+                players=form.seated_player_ids(),
+                rules=form.game_rules(),
+                name=form.cleaned_data["name"] or date_format(timezone.localdate(), "l j M"),
+            )
+        except services.InvalidInput as invalid:
+            for field, problems in invalid.errors.items():
+                for problem in problems:
+                    form.add_error(field if field in form.fields else None, problem)
+        else:
+            return redirect("game", pk=game.pk)
+    presets = {key: rules.as_dict() for key, (_, rules) in PRESETS.items()}
+    return render(
+        request,
+        "scorekeeper/new_game.html",
+        {
+            "form": form,
+            "player_form": PlayerForm(scorebook=book, prefix="player"),
+            "presets": presets,
+            "last_game": last,
+            "scorebook": book,
+        },
+    )
+
+
+@login_required
+def game(request, pk):
+    sheet = sheet_for(request.user, pk)
+    link = LiveLink.objects.filter(game=sheet.game).first()
+    context = _sheet_parts(request.user, sheet) | {
+        "live_link": link,
+        "live_url": request.build_absolute_uri(reverse("live", kwargs={"token": link.token})) if link else "",
+    }
+    return render(request, "scorekeeper/game.html", context)
+
+
+def _sheet_parts(user, sheet) -> dict:
+    """What the sheet page shows of the game and redraws as it changes (game_sheet)."""
+    history = changes.of_game(sheet.game)
+    corrections = changes.last_corrections(history)
+    return {
+        "sheet": sheet,
+        "corrections": [corrections[number] for number in sorted(corrections)],
+        "chart": charts.running_totals(sheet),
+        "follow": follow.of_sheet(sheet, user, history),
+    }
+
+
+def game_sheet(request, pk):
+    """The sheet's changing parts and the game as the page scripts read it, for a member's sheet
+    or round form (404 for anyone else)."""
+    user = follow.reader(request, follow.of_game(pk))
+    if user is None:
+        return redirect_to_login(request.get_full_path())
+    if user.game_version is None:
+        raise Http404(_("No such game in your scorebooks."))
+    etag = follow.sheet_etag(pk, user.game_version, user.pk, user.game_role)
+    if caching.unchanged(request, etag):
+        return not_modified(etag)
+    context = _sheet_parts(user, sheet_for(user, pk))
+    response = render(request, "scorekeeper/partials/game_follow.html", context)
+    response["ETag"] = context["follow"].etag  # of the game as it was read
+    return response
+
+
+def home_games(request):
+    """The home page's games (the scorebook the pages work in), for the page to redraw them."""
+    user = follow.reader(request, *follow.home_annotations())
+    if user is None:
+        return redirect_to_login(request.get_full_path())
+    etag = follow.home_etag(user.home_book, follow.figures_of(user))
+    if caching.unchanged(request, etag):
+        return not_modified(etag)
+    book = scorebooks.current(user)
+    page = follow.of_home(book)
+    response = render(request, "scorekeeper/partials/home_games.html", _home_games(user, book))
+    response["ETag"] = page.etag
+    return response
+
+
+@login_required
+@require_POST
+def rename_game(request, pk):
+    game = game_to_write(request.user, pk)
+    form = RenameGameForm(request.POST)
+    if form.is_valid():
+        services.rename_game(game=game, name=form.cleaned_data["name"], by=request.user)
+    return redirect("game", pk=pk)
+
+
+@login_required
+@require_POST
+def rematch(request, pk):
+    """A new game with the same players, seats and rules."""
+    old = game_to_write(request.user, pk)
+    new = services.create_game(
+        by=request.user,
+        scorebook=old.scorebook,
+        players=[seat.player_id for seat in old.seats.all()],
+        rules=old.rules,
+        name=old.name,
+    )
+    messages.success(request, _("New game with the same table and rules."))
+    return redirect("game", pk=new.pk)
+
+
+@login_required
+@require_POST
+def delete_game(request, pk):
+    game = game_to_write(request.user, pk)
+    services.delete_game(game=game, by=request.user)
+    messages.success(
+        request,
+        _("Moved {game} to the trash: an owner can bring it back within {days} days.").format(
+            game=game, days=TRASH_DAYS
+        ),
+    )
+    return redirect("home")
+
+
+@login_required
+def history(request):
+    games = (
+        games_of(request.user).filter(scorebook=scorebooks.current(request.user)).finished().order_by("-finished_at")
+    )
+    page = Paginator(games, 20).get_page(request.GET.get("page"))
+    return render(request, "scorekeeper/history.html", {"page": page})
+
+
+def blank_sheet(request):
+    """A sheet to print before a game night: a row per starting double of one pass, a column per player."""
+    tile_set = parse_id(request.GET.get("set", "")) or DEFAULT_SET
+    players = parse_id(request.GET.get("players", "")) or 4
+    if tile_set not in SUPPORTED_SETS:
+        tile_set = DEFAULT_SET
+    players = min(max(players, MIN_PLAYERS), MAX_PLAYERS)
+    rules = GameRules(tile_set=tile_set)
+    context = {
+        "tile_set": tile_set,
+        "players": range(1, players + 1),
+        "player_count": players,
+        "doubles": rules.one_pass,
+        "sets": SUPPORTED_SETS,
+        "counts": range(MIN_PLAYERS, MAX_PLAYERS + 1),
+        "deal": suggested_deal(tile_set, players),
+        "penalty": DEFAULT_PENALTY,
+    }
+    return render(request, "scorekeeper/blank_sheet.html", context)
+
+
+def rules(request):
+    """The rules page: every number on it comes from the rules module."""
+    top = DEFAULT_SET
+    context = {
+        "sets": [
+            {"highest": n, "tiles": tile_count(n), "pips": set_pips(n), "rounds": len(GameRules(tile_set=n).one_pass)}
+            for n in SUPPORTED_SETS
+        ],
+        "default_set": top,
+        "default_penalty": DEFAULT_PENALTY,
+        "extended_rounds": len(GameRules(tile_set=top, extended=True).one_pass),
+        "one_tile": hand_range(top, top, 1, False).high,
+        "two_tiles": hand_range(top, top, 2, False).high,
+        "deals": [(players, suggested_deal(top, players)) for players in (2, 4, 6, 8)],
+        "min_players": MIN_PLAYERS,
+        "max_players": MAX_PLAYERS,
+    }
+    return render(request, "scorekeeper/rules.html", context)
+
+
+@login_required
+def game_history(request, pk):
+    """Every change to a game: who, when, what it was and became."""
+    game = get_object_or_404(Game.objects.for_user(request.user), pk=pk)
+    return render(request, "scorekeeper/game_history.html", {"game": game, "changes": changes.of_game(game)})
+
+
+@login_required
+def trash(request, pk):
+    """A scorebook's deleted games, for its owners to bring back within TRASH_DAYS."""
+    book = scorebook_of(request.user, pk)
+    scorebooks.require_owner(book.role, _("open its trash"))
+    games = book.games.trashed().select_related("deleted_by").order_by("-deleted_at")
+    return render(request, "scorekeeper/trash.html", {"book": book, "games": games, "days": TRASH_DAYS})
+
+
+@login_required
+@require_POST
+def restore_game(request, pk):
+    game = get_object_or_404(Game.objects.trashed().filter(scorebook__in=member_of(request.user)), pk=pk)
+    scorebooks.require_owner(scorebook_of(request.user, game.scorebook_id).role, _("bring games back"))
+    services.restore_game(game=game, by=request.user)
+    messages.success(request, _("{game} is back.").format(game=game))
+    return redirect("game", pk=pk)

@@ -1,0 +1,95 @@
+"""The live link: sharing a game and the read-only page everyone at the table follows."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from .. import caching, charts, live
+from .common import game_to_write, qr_svg
+
+
+@login_required
+@require_POST
+def share_game(request, pk):
+    """Make the live link, or replace it (the old one stops working at once)."""
+    live.share(game=game_to_write(request.user, pk), by=request.user)
+    messages.success(request, _("Live link ready: show the QR code to the table."))
+    return redirect(reverse("game", kwargs={"pk": pk}) + "#live-share")
+
+
+@login_required
+@require_POST
+def revoke_share(request, pk):
+    live.revoke(game=game_to_write(request.user, pk))
+    messages.success(request, _("The live link is stopped."))
+    return redirect("game", pk=pk)
+
+
+def _throttled(request, token) -> HttpResponse | None:
+    if wait := live.retry_after(request, token):
+        response = HttpResponse(_("Too many requests: try again in {seconds} seconds.").format(seconds=wait), status=429,
+                                content_type="text/plain; charset=utf-8")  # fmt: skip
+        response["Retry-After"] = str(wait)
+        return response
+    return None
+
+
+def _live(request, token, template):
+    """The live page or its swappable body: no account; 304 when neither the game nor the
+    viewer's language has changed."""
+    if (refused := _throttled(request, token)) is not None:
+        return refused
+    link = live.find(token)
+    if link is None:
+        return render(request, "scorekeeper/live_gone.html", status=404)
+    etag = live.page_etag(link)  # the game's version and the language
+    if template == LIVE_BODY and caching.unchanged(request, etag):
+        response = HttpResponse(status=304)
+    elif template == LIVE_BODY:
+        # Every viewer of a version in one language is sent the same body: rendered once, kept in
+        # the shared cache under its ETag (which names the language).
+        key = f"live-body:{etag}"
+        if (html := cache.get(key)) is None:
+            html = render_to_string(template, _live_context(link, token, etag))  # nothing per viewer in it
+            cache.set(key, html, timeout=600)
+        response = HttpResponse(html)
+    else:
+        response = render(request, template, _live_context(link, token, etag))
+    response["ETag"] = etag
+    # The body is the same for every viewer in one language; the page carries the viewer's CSRF token.
+    response["Cache-Control"] = "no-cache" if template == LIVE_BODY else "private, no-cache"
+    response["Content-Language"] = get_language()
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))  # the language comes from either
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+LIVE_BODY = "scorekeeper/partials/live_body.html"
+
+
+def _live_context(link, token, etag) -> dict:
+    sheet = live.sheet_of(link)
+    return {"sheet": sheet, "chart": charts.running_totals(sheet), "token": token, "etag": etag}
+
+
+def live_page(request, token):
+    return _live(request, token, "scorekeeper/live.html")
+
+
+def live_sheet(request, token):
+    return _live(request, token, LIVE_BODY)
+
+
+def live_qr(request, token):
+    """The live link as an SVG QR code: whoever scans it at the table opens the live page."""
+    if live.find(token) is None:
+        raise Http404(_("This live link does not exist or was revoked."))
+    return qr_svg(request.build_absolute_uri(reverse("live", kwargs={"token": token})), _("Live link QR code"))

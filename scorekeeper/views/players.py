@@ -1,0 +1,144 @@
+"""Pages of players: the list, one player's figures, adding, linking to an account, the leaderboard."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from .. import charts, scorebooks, services, stats
+from ..forms import PlayerForm, StatsFilterForm
+from ..models import Player
+from .common import games_of, safe_next, writable_current
+
+
+@login_required
+@require_POST
+def add_player(request):
+    """From the players page, or inline from the new-game page (htmx swaps in a checkbox)."""
+    book = writable_current(request.user)
+    form = PlayerForm(request.POST, scorebook=book, prefix="player")
+    if form.is_valid():
+        player = form.save()
+        if request.htmx:
+            context = {
+                "player": player,
+                "checked": True,
+                "player_form": PlayerForm(scorebook=book, prefix="player"),
+            }
+            return render(request, "scorekeeper/partials/player_added.html", context)
+        messages.success(request, _("Added {name}.").format(name=player.name))
+    elif request.htmx:
+        return render(request, "scorekeeper/partials/player_form.html", {"player_form": form}, status=200)
+    else:
+        for problem in form.errors.get("name", []):
+            messages.error(request, problem)
+    return redirect(safe_next(request) or "players")
+
+
+@login_required
+def players(request):
+    book = scorebooks.current(request.user)
+    listed = Player.objects.filter(scorebook=book).annotate(game_count=Count("seats")).select_related("user")
+    return render(
+        request,
+        "scorekeeper/players.html",
+        {
+            "players": listed,
+            "player_form": PlayerForm(scorebook=book, prefix="player"),
+            "scorebook": book,
+            "can_score": book.can_score,
+        },
+    )
+
+
+@login_required
+def player(request, pk):
+    """A player's figures, head-to-head records and chart, recent games, and rename."""
+    person = get_object_or_404(Player.objects.with_role(request.user).select_related("scorebook", "user"), pk=pk)
+    if request.method == "POST":
+        services.require_scorer(person.role)
+    form = PlayerForm(request.POST or None, instance=person, scorebook=person.scorebook)
+    if request.method == "POST" and form.is_valid():
+        services.rename_player(player=person, name=form.cleaned_data["name"], by=request.user)
+        messages.success(request, _("Renamed to {name}.").format(name=person.name))
+        return redirect("player", pk=pk)
+    filters = StatsFilterForm(request.GET)
+    options = filters.options()
+    context = {
+        "player": person,
+        "form": form,
+        "filters": filters,
+        "figures": stats.player_figures(person, **options),
+        "by_double": stats.by_starting_double(person, **options),
+        "head_to_head": stats.head_to_head(person, **options),
+        "chart": charts.game_totals(person.name, stats.game_totals(person)),
+        "rating_chart": charts.ratings(person.name, stats.rating_steps(person)),
+        "games": games_of(request.user).filter(seats__player=person).order_by("-created_at")[:10],
+        "has_games": person.seats.exists(),
+        "can_score": person.can_score,
+    }
+    return render(request, "scorekeeper/player.html", context)
+
+
+@login_required
+def leaderboard(request):
+    filters = StatsFilterForm(request.GET)
+    sort = filters.cleaned_data.get("sort") if filters.is_valid() else None
+    book = scorebooks.current(request.user)
+    rows = stats.leaderboard(Player.objects.filter(scorebook=book), sort=sort, **filters.options())
+    context = {"rows": rows, "filters": filters, "sort": sort or "", "columns": LEADERBOARD_COLUMNS, "scorebook": book}
+    return render(request, "scorekeeper/leaderboard.html", context)
+
+
+LEADERBOARD_COLUMNS = [
+    ("name", gettext_lazy("Player")),
+    ("games", gettext_lazy("Games")),
+    ("wins", gettext_lazy("Wins")),
+    ("win_rate", gettext_lazy("Win %")),
+    ("rating", gettext_lazy("Rating")),
+    ("average_total", gettext_lazy("Avg total")),
+    ("went_out", gettext_lazy("Went out")),
+    ("double_blank_penalties", gettext_lazy("0-0 caught")),
+    ("end_on_double_penalties", gettext_lazy("Out on double")),
+]
+
+
+@login_required
+@require_POST
+def delete_player(request, pk):
+    person = get_object_or_404(Player.objects.with_role(request.user), pk=pk)
+    services.require_scorer(person.role)
+    try:
+        services.delete_player(player=person)
+    except services.Conflict as conflict:
+        messages.error(request, str(conflict))
+        return redirect("player", pk=pk)
+    messages.success(request, _("Deleted {name}.").format(name=person.name))
+    return redirect("players")
+
+
+@login_required
+@require_POST
+def link_player(request, pk):
+    """ "This is me" (or "not me"): the player's figures count in My stats."""
+    person = get_object_or_404(Player.objects.with_role(request.user), pk=pk)
+    me = request.POST.get("me") == "1"
+    try:
+        services.link_player(player=person, user=request.user, role=person.role, me=me)
+    except services.Conflict as conflict:
+        messages.error(request, str(conflict))
+    else:
+        messages.success(
+            request, (_("{name} is you.") if me else _("{name} is no longer linked to you.")).format(name=person.name)
+        )
+    return redirect("player", pk=pk)
+
+
+@login_required
+def my_stats(request):
+    """The figures of every player linked to you, across every scorebook you belong to."""
+    rows = list(stats.my_players(request.user))
+    return render(request, "scorekeeper/my_stats.html", {"rows": rows, "total": stats.summed(rows)})

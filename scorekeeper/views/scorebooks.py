@@ -1,0 +1,152 @@
+"""Pages of scorebooks: members, roles, invites and switching between books."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, F
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from .. import scorebooks, services
+from ..forms import InviteForm, ScorebookForm
+from ..models import Invite, Membership, Role, Scorebook
+from .common import qr_svg, safe_next, scorebook_of
+
+
+@login_required
+def scorebook_list(request):
+    """Your scorebooks (switch with one tap) and a new one."""
+    Scorebook.personal_for(request.user)
+    form = ScorebookForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        book = scorebooks.create(by=request.user, name=form.cleaned_data["name"])
+        messages.success(
+            request, _("Created {name}: invite the people who keep score with you.").format(name=book.name)
+        )
+        return redirect("scorebook", pk=book.pk)
+    books = Scorebook.objects.for_user(request.user).annotate(member_count=Count("memberships", distinct=True))
+    context = {"books": books.order_by(F("personal_of").desc(nulls_last=True), "name", "id"), "form": form,
+               "current": scorebooks.current(request.user)}  # fmt: skip
+    return render(request, "scorekeeper/scorebooks.html", context)
+
+
+@login_required
+def scorebook(request, pk):
+    """Members and roles, invites (owners), rename, leave, delete."""
+    book = scorebook_of(request.user, pk)
+    if request.method == "POST":
+        form = ScorebookForm(request.POST)
+        if form.is_valid():
+            scorebooks.rename(book=book, role=book.role, name=form.cleaned_data["name"])
+            messages.success(request, _("Renamed to {name}.").format(name=book.name))
+            return redirect("scorebook", pk=pk)
+    else:
+        form = ScorebookForm(initial={"name": book.name})
+    invite = None
+    code = request.GET.get("invite")
+    if code and book.role == "owner":
+        invite = book.invites.unused().filter(code=code).first()
+    context = {
+        "book": book,
+        "form": form,
+        "members": book.memberships.select_related("user").order_by("joined_at", "id"),
+        "invite_form": InviteForm(),
+        "invite": invite,
+        "invite_url": request.build_absolute_uri(reverse("invite", kwargs={"code": invite.code})) if invite else "",
+        "is_owner": book.role == "owner",
+        "roles": Role.choices,
+    }
+    return render(request, "scorekeeper/scorebook.html", context)
+
+
+@login_required
+@require_POST
+def switch_scorebook(request, pk):
+    book = scorebook_of(request.user, pk)
+    scorebooks.switch(request.user, book)
+    messages.success(request, _("Now keeping score in {name}.").format(name=book.name))
+    return redirect(safe_next(request) or "home")
+
+
+@login_required
+@require_POST
+def create_invite(request, pk):
+    book = scorebook_of(request.user, pk)
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose scorer or viewer for the invite."))
+        return redirect("scorebook", pk=pk)
+    invite = scorebooks.invite(book=book, role=book.role, by=request.user, invite_role=form.cleaned_data["role"])
+    return redirect(f"{reverse('scorebook', kwargs={'pk': pk})}?invite={invite.code}#invite")
+
+
+@login_required
+def invite_qr(request, code):
+    """The invite link as an SVG QR code (segno), for the owner who made it to show at the table."""
+    invite = get_object_or_404(
+        Invite.objects.filter(
+            scorebook__in=Membership.objects.filter(user=request.user, role="owner").values("scorebook")
+        ),
+        code=code,
+    )
+    return qr_svg(request.build_absolute_uri(reverse("invite", kwargs={"code": invite.code})), _("Invite QR code"))
+
+
+@login_required
+def invite(request, code):
+    """Join a scorebook from an invite link: say what it is, then one tap. Signing up on the way
+    comes back here (allauth keeps `next`)."""
+    found = Invite.objects.usable_by(request.user).filter(code=code).select_related("scorebook", "created_by").first()
+    if found is None:
+        raise Http404(_("This invite does not exist, has expired or was already used."))
+    if request.method == "POST":
+        book = scorebooks.accept(code=code, user=request.user)
+        scorebooks.switch(request.user, book)
+        messages.success(request, _("You joined {name}.").format(name=book.name))
+        return redirect("home")
+    member = found.scorebook.memberships.filter(user=request.user).first()
+    return render(request, "scorekeeper/invite.html", {"invite": found, "member": member})
+
+
+@login_required
+@require_POST
+def remove_member(request, pk, user_pk):
+    book = scorebook_of(request.user, pk)
+    try:
+        scorebooks.remove_member(book=book, role=book.role, by=request.user, user_id=user_pk)
+    except services.Conflict as conflict:
+        messages.error(request, str(conflict))
+        return redirect("scorebook", pk=pk)
+    if user_pk == request.user.pk:
+        messages.success(request, _("You left {name}.").format(name=book.name))
+        return redirect("scorebooks")
+    messages.success(request, _("Removed from the scorebook."))
+    return redirect("scorebook", pk=pk)
+
+
+@login_required
+@require_POST
+def member_role(request, pk, user_pk):
+    book = scorebook_of(request.user, pk)
+    try:
+        scorebooks.set_role(book=book, role=book.role, user_id=user_pk, new_role=request.POST.get("role", ""))
+    except (services.Conflict, services.InvalidInput) as problem:
+        messages.error(request, str(problem))
+    else:
+        messages.success(request, _("Role changed."))
+    return redirect("scorebook", pk=pk)
+
+
+@login_required
+@require_POST
+def delete_scorebook(request, pk):
+    book = scorebook_of(request.user, pk)
+    try:
+        scorebooks.delete(book=book, role=book.role)
+    except services.Conflict as conflict:
+        messages.error(request, str(conflict))
+        return redirect("scorebook", pk=pk)
+    messages.success(request, _("Deleted {name}.").format(name=book.name))
+    return redirect("scorebooks")
