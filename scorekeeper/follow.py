@@ -38,7 +38,7 @@ RECENT = 5
 def reader(request, *stages: dict):
     """The signed-in user with `stages` of annotations (each a dict, applied in turn), set as
     request.user; None when nobody is signed in."""
-    user = _from_session(request, stages)
+    user = from_session(request.session, stages)
     if user is not None:
         request.user = user
         return user
@@ -53,12 +53,13 @@ def _annotated(users, stages):
     return users
 
 
-def _from_session(request, stages):
-    """django.contrib.auth.get_user's checks, on a user read with the annotations: None whenever
-    one of them is not plainly met, and Django's own path decides."""
+def from_session(session, stages):
+    """django.contrib.auth.get_user's checks, on the user of `session` (a page's, or an app's
+    session token's) read with the annotations: None whenever one of them is not plainly met, and
+    Django's own path decides."""
     try:
-        user_id = auth.get_user_model()._meta.pk.to_python(request.session[auth.SESSION_KEY])
-        backend_path = request.session[auth.BACKEND_SESSION_KEY]
+        user_id = auth.get_user_model()._meta.pk.to_python(session[auth.SESSION_KEY])
+        backend_path = session[auth.BACKEND_SESSION_KEY]
     except (KeyError, ValidationError):
         return None
     if backend_path not in settings.AUTHENTICATION_BACKENDS:
@@ -69,7 +70,7 @@ def _from_session(request, stages):
     user = _annotated(auth.get_user_model()._default_manager.filter(pk=user_id), stages).first()
     if user is None or not backend.user_can_authenticate(user):
         return None
-    session_hash = request.session.get(auth.HASH_SESSION_KEY)
+    session_hash = session.get(auth.HASH_SESSION_KEY)
     if not session_hash or not constant_time_compare(session_hash, user.get_session_auth_hash()):
         return None
     return user

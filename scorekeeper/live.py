@@ -7,15 +7,23 @@ scores only: no ids of the account's other objects, no email."""
 import re
 import secrets
 import time
+from collections.abc import Callable
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
-from .models import LIVE_SELECTOR_LENGTH, LIVE_TOKEN_LENGTH, Entry, Game, LiveLink, Round, Seat, new_live_token
+from .models import (
+    LIVE_SELECTOR_LENGTH,
+    LIVE_TOKEN_LENGTH,
+    Game,
+    LiveLink,
+    entry_values,
+    new_live_token,
+)
 from .proxies import client_address
 from .sheet import Sheet, build_sheet
 
@@ -66,14 +74,8 @@ def page_etag(link: LiveLink) -> str:
 
 def sheet_of(link: LiveLink) -> Sheet:
     """The whole sheet of the link's game (rounds and entries in order)."""
-    seats = Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
-    game = Game.objects.prefetch_related(seats).get(pk=link.game_id)
-    rounds = list(
-        Round.objects.filter(game=game)
-        .order_by("number")
-        .prefetch_related(Prefetch("entries", Entry.objects.order_by("position")))
-    )
-    return build_sheet(game, list(game.seats.all()), rounds)
+    game = Game.objects.with_seats().get(pk=link.game_id)
+    return build_sheet(game, list(game.seats.all()), list(game.rounds.order_by("number").with_entries()))
 
 
 def public(sheet: Sheet) -> dict:
@@ -96,7 +98,7 @@ def public(sheet: Sheet) -> dict:
                 "entries": [
                     {
                         "name": names[entry.player_id],
-                        **{key: getattr(entry, key) for key in LIVE_ENTRY_FIELDS},
+                        **entry_values(entry),
                     }
                     for entry in row.round.entries.all()
                 ],
@@ -112,7 +114,30 @@ def public(sheet: Sheet) -> dict:
     }
 
 
-LIVE_ENTRY_FIELDS = ("pips", "tiles_left", "tiles", "double_blank", "went_out", "ended_on_double", "penalty", "score")
+class Throttled(Exception):
+    """Too many requests from this address for this link: try again in `wait` seconds."""
+
+    def __init__(self, wait: int):
+        self.wait = wait
+        super().__init__(_("Too many requests: try again in {seconds} seconds.").format(seconds=wait))
+
+
+def open_link(request, token: str) -> LiveLink | None:
+    """What the page, its body and the API ask first: the client's budget (Throttled when spent),
+    then the link with its game's version (one query), or None when it opens nothing."""
+    if wait := retry_after(request, token):
+        raise Throttled(wait)
+    return find(token)
+
+
+def shared(kind: str, etag: str, build: Callable[[], object]):
+    """What every viewer of one version (and language: the ETag names it) is sent, built once and
+    kept in the shared cache under its ETag. Nothing per viewer may go into it."""
+    key = f"live-{kind}:{etag}"
+    if (value := cache.get(key)) is None:
+        value = build()
+        cache.set(key, value, timeout=600)
+    return value
 
 
 def retry_after(request, token: str) -> int:

@@ -24,3 +24,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # file, each thread opens its own connection and SQLite's locking (20 s) orders them.
     # Named after the database, so runs against different DATABASE_URLs never share a file.
     DATABASES["default"]["TEST"] = {"NAME": f"{DATABASES['default']['NAME']}.test"}  # noqa: F405
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
+    # A test that waits on a row lock held by a connection that will never let go (the test's own
+    # thread, waiting on the waiter) fails after 30 s instead of stalling the run.
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c lock_timeout=30000"  # noqa: F405

@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from django.utils.translation import gettext as _
 
 from ..errors import Conflict, Forbidden, InvalidInput
-from ..models import SCORING_ROLES, Entry, Game, Round, Seat
+from ..models import SCORING_ROLES, Entry, Game, Round, Seat, entry_values
 from ..rules.rounds import EntryInput, InvalidRound, ScoredEntry, ScoredRound, score_round
 
 
@@ -25,9 +25,8 @@ def as_saved(scored: ScoredRound, seats: list[Seat]) -> list[dict]:
     """A round's entries as the history keeps them: by player name, in seat order."""
     names = {seat.player_id: seat.player.name for seat in seats}
     order = {seat.player_id: seat.position for seat in seats}
-    fields = ("pips", "tiles_left", "double_blank", "went_out", "ended_on_double", "penalty", "score")
     return [
-        {"player": names[entry.player], **{key: getattr(entry, key) for key in fields}, "tiles": list(entry.tiles)}
+        {"player": names[entry.player], **entry_values(entry)}
         for entry in sorted(scored.entries, key=lambda entry: order[entry.player])
     ]
 
@@ -58,16 +57,4 @@ def save_entries(round_: Round, seats: list[Seat], scored: ScoredRound) -> list[
 
 
 def _entry(round_: Round, position: int, entry: ScoredEntry) -> Entry:
-    return Entry(
-        round=round_,
-        player_id=entry.player,
-        position=position,
-        pips=entry.pips,
-        tiles_left=entry.tiles_left,
-        tiles=list(entry.tiles),
-        double_blank=entry.double_blank,
-        went_out=entry.went_out,
-        ended_on_double=entry.ended_on_double,
-        penalty=entry.penalty,
-        score=entry.score,
-    )
+    return Entry(round=round_, player_id=entry.player, position=position, **entry_values(entry))

@@ -10,7 +10,18 @@ from django.utils.translation import gettext as _
 
 from .. import ratings
 from ..errors import InvalidInput
-from ..models import Entry, Game, HistoryAction, Player, PlayerRecord, Round, Scorebook, Seat
+from ..models import (
+    ENTRY_FIELDS,
+    Entry,
+    Game,
+    HistoryAction,
+    Player,
+    PlayerRecord,
+    Round,
+    Scorebook,
+    Seat,
+    entry_values,
+)
 from ..rules import snapshot
 from ..rules.game import RULE_FIELDS, GameRules, SequenceConflict, place_round, seating_problems
 from ..rules.rounds import EntryInput, InvalidRound, ScoredRound, score_round
@@ -186,10 +197,8 @@ def save_imports(*, by, scorebook: Scorebook, games: Sequence[CheckedGame]) -> l
     positions = {row.pk: {seat.player_id: seat.position for seat in seats_of[row.pk]} for row in made}
     _insert(
         Entry,
-        ("round", "player", "position", "pips", "tiles_left", "tiles", "double_blank", "went_out",
-         "ended_on_double", "penalty", "score"),
-        [(round_id, e.player, positions[game_id][e.player], e.pips, e.tiles_left, list(e.tiles), e.double_blank,
-          e.went_out, e.ended_on_double, e.penalty, e.score)
+        ("round", "player", "position", *ENTRY_FIELDS),
+        [(round_id, e.player, positions[game_id][e.player], *entry_values(e).values())
          for round_id, (game_id, scored) in zip(round_ids, in_game, strict=True) for e in scored.entries],
     )  # fmt: skip
     _add_imports_to_records(made, games, seats_of)

@@ -10,10 +10,12 @@ from django.utils.translation import gettext_lazy
 
 from ..errors import Conflict, InvalidInput
 from ..models import (
+    ENTRY_GIVEN,
     Game,
     HistoryAction,
     Round,
     Seat,
+    entry_values,
 )
 from ..rules import snapshot
 from ..rules.deal import Hand, surprises
@@ -104,7 +106,7 @@ class _RoundTaken(Exception):
 @transaction.atomic
 def _submit(game, starting_double, entries, confirm, expected_version, by, number, action=None) -> Submitted:
     locked = Game.objects.select_for_update().get(pk=game.pk)
-    seats = list(locked.seats.select_related("player").order_by("position"))
+    seats = list(locked.seats.in_order())
     saved = saved_state(locked, seats)
     before = snapshot.load(saved, {seat.player_id: seat.player.name for seat in seats})
     results = snapshot.results(saved)
@@ -300,15 +302,11 @@ def undo_last_round(*, game: Game, number: int | None = None, expected_version: 
         "number": last.number,
         "starting_double": last.starting_double,
         "entries": [
-            {
-                field: getattr(entry, field)
-                for field in ("pips", "tiles_left", "double_blank", "went_out", "ended_on_double")
-            }
-            | {"player": entry.player_id, "tiles": entry.tiles or None}
+            entry_values(entry, ENTRY_GIVEN) | {"player": entry.player_id, "tiles": entry.tiles or None}
             for entry in last.entries.order_by("position")
         ],
     }
-    seats = list(game.seats.select_related("player").order_by("position"))
+    seats = list(game.seats.in_order())
     results = snapshot.results(saved_state(game, seats))[:-1]
     played_before = played_rows(game) if game.is_finished else None
     last._history_user, last._change_reason = by, HistoryAction.ROUND_UNDONE  # read by django-simple-history

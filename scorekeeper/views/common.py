@@ -3,22 +3,19 @@
 import io
 
 import segno
-from django.db.models import Prefetch
 from django.http import HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from .. import scorebooks, services
-from ..models import Entry, Game, Scorebook, Seat
+from ..models import Game, Scorebook
 from ..sheet import build_sheet
 
 
 def games_of(user):
     """Games of every scorebook the user belongs to, each with the user's `role` in it."""
-    return Game.objects.with_role(user).prefetch_related(
-        Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
-    )
+    return Game.objects.with_role(user).with_seats()
 
 
 def sheet_for(user, pk, *, write=False, rows=True):
@@ -29,12 +26,7 @@ def sheet_for(user, pk, *, write=False, rows=True):
         services.require_scorer(game.role)
     if not rows:
         return build_sheet(game, list(game.seats.all()))
-    rounds = list(
-        game.rounds.order_by("number")
-        .select_related("recorded_by", "corrected_by")
-        .prefetch_related(Prefetch("entries", Entry.objects.order_by("position")))
-    )
-    return build_sheet(game, list(game.seats.all()), rounds)
+    return build_sheet(game, list(game.seats.all()), list(game.rounds.in_order()))
 
 
 def game_to_write(user, pk) -> Game:

@@ -2,7 +2,6 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -33,34 +32,24 @@ def revoke_share(request, pk):
     return redirect("game", pk=pk)
 
 
-def _throttled(request, token) -> HttpResponse | None:
-    if wait := live.retry_after(request, token):
-        response = HttpResponse(_("Too many requests: try again in {seconds} seconds.").format(seconds=wait), status=429,
-                                content_type="text/plain; charset=utf-8")  # fmt: skip
-        response["Retry-After"] = str(wait)
-        return response
-    return None
-
-
 def _live(request, token, template):
     """The live page or its swappable body: no account; 304 when neither the game nor the
     viewer's language has changed."""
-    if (refused := _throttled(request, token)) is not None:
-        return refused
-    link = live.find(token)
+    try:
+        link = live.open_link(request, token)
+    except live.Throttled as refused:
+        response = HttpResponse(str(refused), status=429, content_type="text/plain; charset=utf-8")
+        response["Retry-After"] = str(refused.wait)
+        return response
     if link is None:
         return render(request, "scorekeeper/live_gone.html", status=404)
     etag = live.page_etag(link)  # the game's version and the language
     if template == LIVE_BODY and caching.unchanged(request, etag):
         response = HttpResponse(status=304)
     elif template == LIVE_BODY:
-        # Every viewer of a version in one language is sent the same body: rendered once, kept in
-        # the shared cache under its ETag (which names the language).
-        key = f"live-body:{etag}"
-        if (html := cache.get(key)) is None:
-            html = render_to_string(template, _live_context(link, token, etag))  # nothing per viewer in it
-            cache.set(key, html, timeout=600)
-        response = HttpResponse(html)
+        response = HttpResponse(
+            live.shared("body", etag, lambda: render_to_string(template, _live_context(link, token, etag)))
+        )
     else:
         response = render(request, template, _live_context(link, token, etag))
     response["ETag"] = etag

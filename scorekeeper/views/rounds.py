@@ -4,7 +4,6 @@ from collections import defaultdict
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -13,7 +12,6 @@ from django.views.decorators.http import require_POST
 from .. import follow, history, services
 from ..converters import parse_id
 from ..forms import RoundForm
-from ..models import Entry
 from ..rules.game import SequenceConflict, place_round, skipped_doubles
 from .common import conflict_message, game_to_write, sheet_for
 
@@ -31,8 +29,7 @@ def record_round(request, pk):
 @login_required
 def edit_round(request, pk, number):
     sheet = sheet_for(request.user, pk, write=True, rows=False)
-    entries = Prefetch("entries", Entry.objects.order_by("position"))
-    round_ = sheet.game.rounds.filter(number=number).prefetch_related(entries).first()
+    round_ = sheet.game.rounds.filter(number=number).with_entries().first()
     if round_ is None:
         raise Http404(_("No such round in this game."))
     form = _round_form(request, sheet, [round_.starting_double], RoundForm.initial_for(round_))

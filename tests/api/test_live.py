@@ -9,7 +9,7 @@ from django.test import Client
 from scorekeeper import live
 from scorekeeper.models import Game, LiveLink
 from scorekeeper.services import restore_game
-from tests.api.conftest import round_body, start_game
+from tests.api.conftest import Api, round_body, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -63,18 +63,18 @@ def test_an_unchanged_game_is_a_304_and_a_new_round_a_200(app, shared, django_as
     assert page.status_code == 304
 
 
-def test_a_game_and_a_round_answer_304_to_their_current_etag(browser, django_assert_num_queries):
-    game = start_game(browser)
-    browser.post(f"/api/v1/games/{game['id']}/rounds/", round_body(game, 6, 3, 4))
+def test_a_game_and_a_round_answer_304_to_their_current_etag(client_kind, django_assert_num_queries):
+    game = start_game(client_kind)
+    client_kind.post(f"/api/v1/games/{game['id']}/rounds/", round_body(game, 6, 3, 4))
     for path in (f"/api/v1/games/{game['id']}/", f"/api/v1/games/{game['id']}/rounds/1/"):
-        etag = browser.get(path)["ETag"]
-        # 1 session, 2 user (authentication), 3 the version of a game in the user's scorebooks
-        with django_assert_num_queries(3):
-            response = browser.get(path, headers={"If-None-Match": etag})
+        etag = client_kind.get(path)["ETag"]
+        # 1 the session (the app's token or the browser's cookie), 2 its user with the game's version
+        with django_assert_num_queries(2):
+            response = client_kind.get(path, headers={"If-None-Match": etag})
         assert response.status_code == 304 and response["ETag"] == etag, path
-        assert browser.get(path, headers={"If-None-Match": '"game-0-v0"'}).status_code == 200
-    browser.post(f"/api/v1/games/{game['id']}/rounds/", round_body(game, 5, 2, 3))
-    assert browser.get(f"/api/v1/games/{game['id']}/rounds/1/", headers={"If-None-Match": etag}).status_code == 200
+        assert client_kind.get(path, headers={"If-None-Match": '"game-0-v0"'}).status_code == 200
+    client_kind.post(f"/api/v1/games/{game['id']}/rounds/", round_body(game, 5, 2, 3))
+    assert client_kind.get(f"/api/v1/games/{game['id']}/rounds/1/", headers={"If-None-Match": etag}).status_code == 200
 
 
 def test_a_replaced_revoked_or_unknown_link_is_a_404(app, shared):
@@ -169,3 +169,22 @@ def test_renaming_a_player_changes_the_live_links_etags_and_bodies(app, shared):
     assert json_after.status_code == 200 and [p["name"] for p in json_after.json()["players"]] == ["Ann", "B.", "Cy"]
     html_after = viewer.get(sheet, headers={"If-None-Match": html_before["ETag"]})
     assert html_after.status_code == 200 and "B." in html_after.text and "Ben" not in html_after.text
+
+
+def test_a_conditional_get_answers_only_a_member_and_only_a_live_game(client_kind, other_app):
+    game = start_game(client_kind)
+    client_kind.post(f"/api/v1/games/{game['id']}/rounds/", round_body(game, 6, 3, 4))
+    paths = (f"/api/v1/games/{game['id']}/", f"/api/v1/games/{game['id']}/rounds/1/")
+    etags = [client_kind.get(path)["ETag"] for path in paths]
+    for path, etag in zip(paths, etags, strict=True):
+        # Someone else's game, a bad token, no credentials: the ETag they name opens nothing.
+        assert other_app.get(path, headers={"If-None-Match": etag}).status_code == 404, path
+        stranger = Api(Client(), {"X-Session-Token": "not-a-token"})
+        assert stranger.get(path, headers={"If-None-Match": etag}).status_code == 401, path
+        assert Api(Client()).get(path, headers={"If-None-Match": etag}).status_code == 401, path
+    assert (
+        client_kind.get(f"/api/v1/games/{game['id']}/rounds/2/", headers={"If-None-Match": etags[1]}).status_code == 404
+    )
+    client_kind.delete(paths[0], headers={"If-Match": etags[0]})
+    for path, etag in zip(paths, etags, strict=True):
+        assert client_kind.get(path, headers={"If-None-Match": etag}).status_code == 404, path

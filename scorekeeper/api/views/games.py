@@ -9,7 +9,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scorekeeper import history, services
+from scorekeeper import follow, history, services
 from scorekeeper.caching import unchanged
 from scorekeeper.models import Game
 
@@ -28,6 +28,7 @@ from .common import (
     IF_NONE_MATCH,
     NOT_MODIFIED,
     SCOREBOOK_FILTER,
+    AnswersNotModified,
     chosen_scorebook,
     errors_for,
     expected_version,
@@ -80,14 +81,18 @@ class GameList(APIView):
         return Response(body, status=status.HTTP_201_CREATED, headers={"Location": f"{request.path}{game.pk}/"})
 
 
-class GameDetail(APIView):
+class GameDetail(AnswersNotModified, APIView):
+    def version_of(self, pk, **kwargs):
+        """The game's version, for a member of its scorebook (the trash left out)."""
+        return follow.of_game(pk)["game_version"]
+
     @extend_schema(
         parameters=[IF_NONE_MATCH], responses={200: GameSerializer, 304: NOT_MODIFIED, **errors_for(401, 404)}
     )
     def get(self, request, pk):
         if request.headers.get("If-None-Match"):
-            # One query beside authentication: the version of a game in one of the user's scorebooks.
-            version = Game.objects.for_user(request.user).filter(pk=pk).values_list("version", flat=True).first()
+            games = Game.objects.for_user(request.user).filter(pk=pk)
+            version = self.current_version(request, games.values_list("version", flat=True))
             if version is None:
                 raise Http404(_("No such game in your scorebooks."))
             if unchanged(request, etag := Game.etag_of(pk, version)):

@@ -1,6 +1,5 @@
 """The live link: sharing a game and reading it without an account."""
 
-from django.core.cache import cache
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -80,24 +79,18 @@ class LiveView(APIView):
         },
     )
     def get(self, request, token):
-        if wait := live.retry_after(request, token):
+        try:
+            link = live.open_link(request, token)
+        except live.Throttled as refused:
             return Response(
-                {
-                    "detail": _("Too many requests: try again in {seconds} seconds.").format(seconds=wait),
-                    "code": "throttled",
-                },
+                {"detail": str(refused), "code": "throttled"},
                 status=status.HTTP_429_TOO_MANY_REQUESTS,
-                headers={"Retry-After": str(wait)},
+                headers={"Retry-After": str(refused.wait)},
             )
-        link = live.find(token)  # one query: the link and its game's version
         if link is None:
             raise Http404(_("This live link does not exist or was revoked."))
         etag = link.etag(link.game.version)
         if unchanged(request, etag):
             return not_modified(etag)
-        key = f"live-json:{etag}"  # every viewer of a version gets the same body: built once
-        body = cache.get(key)
-        if body is None:
-            body = live.public(live.sheet_of(link))
-            cache.set(key, body, timeout=600)
+        body = live.shared("json", etag, lambda: live.public(live.sheet_of(link)))
         return Response(body, headers={"ETag": etag, "Cache-Control": "no-cache", "X-Robots-Tag": "noindex"})

@@ -1,7 +1,7 @@
 """Rounds: record, read, correct, undo and bring back; each answer presents what the round command decided."""
 
 from django.contrib import messages
-from django.db.models import Prefetch
+from django.db.models import OuterRef, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 
 from scorekeeper import services
 from scorekeeper.caching import unchanged
-from scorekeeper.models import Entry, Game, Round
+from scorekeeper.models import Game, Round
 
 from ..exceptions import PreconditionFailed
 from ..idempotency import idempotent
@@ -24,6 +24,7 @@ from .common import (
     IF_NONE_MATCH,
     NOT_MODIFIED,
     ROUND_CLASH,
+    AnswersNotModified,
     RoundErrorsSerializer,
     errors_for,
     expected_version,
@@ -58,12 +59,7 @@ class RoundList(APIView):
     @extend_schema(responses={200: RoundSerializer(many=True), **errors_for(401, 404)})
     def get(self, request, game_pk):
         game = get_object_or_404(Game.objects.for_user(request.user), pk=game_pk)
-        rounds = (
-            game.rounds.order_by("number")
-            .select_related("recorded_by", "corrected_by")
-            .prefetch_related(Prefetch("entries", Entry.objects.order_by("position")))
-        )
-        return paginated(self, rounds, RoundSerializer)
+        return paginated(self, game.rounds.in_order(), RoundSerializer)
 
     @extend_schema(
         request=RoundWriteSerializer,
@@ -102,22 +98,25 @@ def _round(user, game_pk, number, *, write=False):
         round_ = get_object_or_404(game.rounds.only("pk", "game_id", "number"), number=number)
     else:
         game = get_object_or_404(Game.objects.for_user(user), pk=game_pk)
-        rounds = game.rounds.select_related("recorded_by", "corrected_by")
-        entries = Prefetch("entries", Entry.objects.order_by("position"))
-        round_ = get_object_or_404(rounds.prefetch_related(entries), number=number)
+        round_ = get_object_or_404(game.rounds.in_order(), number=number)
     round_.game = game
     return round_
 
 
-class RoundDetail(APIView):
+class RoundDetail(AnswersNotModified, APIView):
+    def version_of(self, game_pk, number, **kwargs):
+        """The game's version, when the round is there and the user a member of its scorebook."""
+        rounds = Round.objects.filter(game_id=game_pk, number=number, game__deleted_at__isnull=True)
+        mine = rounds.filter(game__scorebook__memberships__user=OuterRef("pk")).order_by()
+        return Subquery(mine.values("game__version")[:1])
+
     @extend_schema(
         parameters=[IF_NONE_MATCH], responses={200: RoundSerializer, 304: NOT_MODIFIED, **errors_for(401, 404)}
     )
     def get(self, request, game_pk, number):
         if request.headers.get("If-None-Match"):
-            # One query beside authentication: the game's version, if the round is there and the game theirs.
             rounds = Round.objects.filter(game__in=Game.objects.for_user(request.user), game_id=game_pk, number=number)
-            version = rounds.values_list("game__version", flat=True).first()
+            version = self.current_version(request, rounds.values_list("game__version", flat=True))
             if version is None:
                 raise Http404(_("No such round in your scorebooks."))
             if unchanged(request, etag := Round.etag_of(game_pk, number, version)):

@@ -1,138 +1,25 @@
-"""Games out of the app and back in: CSV (one row per entry) and versioned JSON (players by
-name), and an import that checks every round as if it were entered, saves all or nothing, and
-skips games it already holds (by the uid each game carries), so a file imported twice creates
-nothing the second time.
-
-Only the JSON export is read back: the CSV is for spreadsheets (and neutralised for them)."""
+"""Games back in from the JSON export: every value checked and every round scored as if it were entered, all or nothing, and games already held (by their uid) skipped."""
 
 import contextlib
-import csv
 import functools
 import gc
-import io
 import json
 import re
 import uuid
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import transaction
-from django.http import HttpResponse, JsonResponse
-from django.template import loader
-from django.urls import Resolver404, resolve
 from django.utils.dateparse import parse_datetime
-from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from . import services
-from .models import Entry, Game, Player, Round, Scorebook, Seat, name_key
-from .rules.game import GameRules
-from .rules.rounds import EntryInput
-
-FORMAT, VERSION = "chicken-foot-scorekeeper", 1
-# went_out came last (after the first release), so a sheet that reads columns by place still works.
-CSV_COLUMNS = ["game", "date", "tile_set", "round", "starting_double", "player", "pips", "tiles", "penalty", "score",
-               "went_out"]  # fmt: skip
-ENTRY_FIELDS = ("pips", "tiles_left", "tiles", "double_blank", "went_out", "ended_on_double")
-
-
-@dataclass
-class GameOut:
-    """One game as an export writes it: its row, its players' names in seat order, and its rounds
-    as (number, starting double, entries in seat order, each a dict of the entry's fields)."""
-
-    game: Game
-    players: list[str]
-    rounds: list[tuple[int, int, list[dict]]]
-
-
-ENTRY_COLUMNS = ("player__name", *ENTRY_FIELDS, "penalty", "score")
-
-
-def games_with_everything(games) -> list[GameOut]:
-    """What an export reads, in four queries however many games there are. Seats, rounds and
-    entries are read as plain rows, not model instances: a thousand games hold some 50,000
-    entries, and building a model (and its player) for each cost most of an export's time."""
-    games = list(games.select_related("scorebook"))
-    ids = [game.pk for game in games]
-    players: dict[int, list[str]] = {pk: [] for pk in ids}
-    for game_id, name in (
-        Seat.objects.filter(game_id__in=ids).order_by("game_id", "position").values_list("game_id", "player__name")
-    ):
-        players[game_id].append(name)
-    rounds: dict[int, list] = {pk: [] for pk in ids}
-    entries_of: dict[int, list[dict]] = {}
-    for round_id, game_id, number, starting_double in (
-        Round.objects.filter(game_id__in=ids)
-        .order_by("game_id", "number")
-        .values_list("id", "game_id", "number", "starting_double")
-    ):
-        entries_of[round_id] = []
-        rounds[game_id].append((number, starting_double, entries_of[round_id]))
-    for round_id, *values in (
-        Entry.objects.filter(round__game_id__in=ids)
-        .order_by("round_id", "position")
-        .values_list("round_id", *ENTRY_COLUMNS)
-    ):
-        entries_of[round_id].append(dict(zip(("player", *ENTRY_COLUMNS[1:]), values, strict=True)))
-    return [GameOut(game, players[game.pk], rounds[game.pk]) for game in games]
-
-
-def as_json(games: Iterable[GameOut]) -> dict:
-    return {"format": FORMAT, "version": VERSION, "games": [_game(out) for out in games]}
-
-
-def _game(out: GameOut) -> dict:
-    game = out.game
-    rules = game.rules.as_dict()
-    return {
-        "uid": str(game.uid),
-        "name": game.name,
-        "scorebook": game.scorebook.name,
-        "created_at": game.created_at.isoformat(),
-        "finished_at": game.finished_at.isoformat() if game.finished_at else None,
-        "tile_set": rules.pop("tile_set"),
-        "rules": rules,
-        "players": out.players,
-        "rounds": [
-            {"number": number, "starting_double": starting_double, "entries": entries}
-            for number, starting_double, entries in out.rounds
-        ],
-    }
-
-
-# A spreadsheet runs a cell that begins with one of these as a formula (OWASP, "CSV Injection").
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def spreadsheet_text(text: str) -> str:
-    """A text cell a spreadsheet shows as written: one that would start a formula gets a leading
-    single quote (OWASP's advice). Only text people typed goes through here (game and player
-    names); the numbers are written as numbers, so a negative one stays a number."""
-    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
-
-
-def as_csv(games: Iterable[GameOut]) -> str:
-    """One row per entry, after a UTF-8 byte-order mark (without it, spreadsheets read the accents
-    in names as another encoding)."""
-    out = io.StringIO()
-    out.write("\ufeff")
-    writer = csv.writer(out)
-    writer.writerow(CSV_COLUMNS)
-    for out_game in games:
-        game = out_game.game
-        name, date = spreadsheet_text(str(game)), game.created_at.date().isoformat()
-        for number, starting_double, entries in out_game.rounds:
-            for entry in entries:
-                writer.writerow(
-                    [name, date, game.tile_set, number, starting_double, spreadsheet_text(entry["player"]),
-                     entry["pips"], " ".join(entry["tiles"]), entry["penalty"], entry["score"],
-                     "true" if entry["went_out"] else "false"]
-                )  # fmt: skip
-    return out.getvalue()
+from .. import services
+from ..models import Game, Player, Scorebook, name_key
+from ..rules.game import GameRules
+from ..rules.rounds import EntryInput
+from .exports import FORMAT, VERSION
+from .limits import TooBig
 
 
 @dataclass
@@ -145,111 +32,6 @@ class Imported:
 
 class BadFile(services.InvalidInput):
     pass
-
-
-class TooBig(Exception):
-    """More than one request may import (settings.IMPORT_MAX_GAMES, IMPORT_MAX_BYTES): a 413.
-    A bigger file goes in with `manage.py import_games`, which has no limit."""
-
-    def __str__(self):
-        return limits_message()
-
-
-def limits_message() -> str:
-    megabytes = settings.IMPORT_MAX_BYTES / (1024 * 1024)
-    return _(
-        "An import here takes at most {games} games, {scores} round scores and {size} MB, and this file is "
-        "bigger. Split it into smaller files, or ask whoever runs the server to import it with "
-        "manage.py import_games."
-    ).format(
-        games=number_format(settings.IMPORT_MAX_GAMES, force_grouping=True),
-        scores=number_format(settings.IMPORT_MAX_ENTRIES, force_grouping=True),
-        size=number_format(megabytes, decimal_pos=0 if megabytes.is_integer() else 1),
-    )
-
-
-class ExportTooBig(Exception):
-    """More games than one download holds (settings.EXPORT_MAX_GAMES): a 413 naming the limit.
-    One scorebook or one game at a time fits; `manage.py export_games` writes any number."""
-
-    def __init__(self, count: int):
-        self.count = count
-
-    def __str__(self):
-        return _(
-            "This export holds {count} games; one download holds at most {limit}. Export one scorebook or one "
-            "game at a time, or ask whoever runs the server for manage.py export_games."
-        ).format(
-            count=number_format(self.count, force_grouping=True),
-            limit=number_format(settings.EXPORT_MAX_GAMES, force_grouping=True),
-        )
-
-
-def bounded_export(games):
-    """The games of one download, everything they hold read in a fixed number of queries; more
-    than EXPORT_MAX_GAMES raises ExportTooBig (a worker is never held for an account's whole past)."""
-    count = games.count()
-    if count > settings.EXPORT_MAX_GAMES:
-        raise ExportTooBig(count)
-    return games_with_everything(games)
-
-
-class Busy(Exception):
-    """This account has an import or export under way (on any node): one at a time, a 429."""
-
-    retry_after = 10
-
-    def __str__(self):
-        return _("An import or export of yours is still under way: try again in a few seconds.")
-
-
-@contextlib.contextmanager
-def one_at_a_time(user):
-    """One import or export per account at a time, across every worker and node (the shared
-    cache): one account cannot take every worker with large files. The lock outlives a killed
-    worker by TRANSFER_LOCK_SECONDS at most."""
-    key = f"transfer-busy:{user.pk}"
-    if not cache.add(key, 1, timeout=settings.TRANSFER_LOCK_SECONDS):
-        raise Busy
-    try:
-        yield
-    finally:
-        cache.delete(key)
-
-
-IMPORT_ROUTES = frozenset({"import_games", "api:import"})
-FORM_ENVELOPE = 64 * 1024  # a page upload's multipart parts around the file itself
-
-
-class ImportSizeMiddleware:
-    """An import whose body is over the limit is refused from its Content-Length, before anything
-    reads it (the session, the CSRF check, the parser): 413, in JSON under /api/, a page elsewhere."""
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        if request.method == "POST" and self._too_long(request):
-            detail = limits_message()
-            if request.path.startswith("/api/"):
-                return JsonResponse({"detail": detail, "code": "import_too_large"}, status=413)
-            return HttpResponse(loader.render_to_string("413.html", {"detail": detail}), status=413)
-        return self.get_response(request)
-
-    @staticmethod
-    def _too_long(request) -> bool:
-        try:
-            length = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            return False  # Django answers a broken length itself
-        if length <= settings.IMPORT_MAX_BYTES:
-            return False
-        try:
-            match = resolve(request.path_info)
-        except Resolver404:
-            return False
-        envelope = FORM_ENVELOPE if match.view_name == "import_games" else 0
-        return match.view_name in IMPORT_ROUTES and length > settings.IMPORT_MAX_BYTES + envelope
 
 
 def _problem(where: str, message: str) -> BadFile:

@@ -1,0 +1,80 @@
+"""Request and response shapes of API v1. Rules are checked by the rules module, not here."""
+
+from .common import BIG, UserRefSerializer, user_ref
+from .games import (
+    DealSerializer,
+    GameCreateSerializer,
+    GameListSerializer,
+    GameSerializer,
+    GameUpdateSerializer,
+    PlayerRefSerializer,
+    RulesSerializer,
+    StandingSerializer,
+)
+from .players import PlayerLinkSerializer, PlayerSerializer
+from .rounds import (
+    ConfirmField,
+    EntrySerializer,
+    EntryWriteSerializer,
+    RoundSerializer,
+    RoundWriteSerializer,
+    entry_data,
+)
+from .scorebooks import (
+    InviteCreateSerializer,
+    InviteSerializer,
+    MemberRoleSerializer,
+    MemberSerializer,
+    ScorebookSerializer,
+)
+from .stats import (
+    ByDoubleSerializer,
+    FiguresSerializer,
+    HeadToHeadSerializer,
+    LeaderboardQuerySerializer,
+    LeaderboardRowSerializer,
+    MeSerializer,
+    MyPlayerStatsSerializer,
+    MyStatsSerializer,
+    PlayerStatsSerializer,
+    RatingSerializer,
+    StatsQuerySerializer,
+)
+
+__all__ = [
+    "BIG",
+    "ByDoubleSerializer",
+    "ConfirmField",
+    "DealSerializer",
+    "EntrySerializer",
+    "EntryWriteSerializer",
+    "FiguresSerializer",
+    "GameCreateSerializer",
+    "GameListSerializer",
+    "GameSerializer",
+    "GameUpdateSerializer",
+    "HeadToHeadSerializer",
+    "InviteCreateSerializer",
+    "InviteSerializer",
+    "LeaderboardQuerySerializer",
+    "LeaderboardRowSerializer",
+    "MeSerializer",
+    "MemberRoleSerializer",
+    "MemberSerializer",
+    "MyPlayerStatsSerializer",
+    "MyStatsSerializer",
+    "PlayerLinkSerializer",
+    "PlayerRefSerializer",
+    "PlayerSerializer",
+    "PlayerStatsSerializer",
+    "RatingSerializer",
+    "RoundSerializer",
+    "RoundWriteSerializer",
+    "RulesSerializer",
+    "ScorebookSerializer",
+    "StandingSerializer",
+    "StatsQuerySerializer",
+    "UserRefSerializer",
+    "entry_data",
+    "user_ref",
+]

@@ -1,0 +1,54 @@
+"""Players and the account a player is linked to."""
+
+from django.utils.translation import gettext as _
+from rest_framework import serializers
+
+from scorekeeper.models import Player
+
+from .common import UserRefSerializer, user_ref
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    """A player; `scorebook` on create (default: the personal one); `user`: "me" links the
+    player to the caller's account, null unlinks."""
+
+    name = serializers.CharField(max_length=40, trim_whitespace=True, required=False)
+    scorebook = serializers.IntegerField(source="scorebook_id", required=False, min_value=1, max_value=2**53)
+    user = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Player
+        fields = ["id", "name", "scorebook", "user"]
+
+    def get_user(self, player) -> UserRefSerializer(allow_null=True):
+        return user_ref(player.user)
+
+    def validate(self, data):
+        if self.instance is None and "name" not in data:
+            raise serializers.ValidationError({"name": [_("This field is required.")]})
+        if (
+            self.instance is not None
+            and data.get("scorebook_id", self.instance.scorebook_id) != self.instance.scorebook_id
+        ):
+            raise serializers.ValidationError({"scorebook": [_("A player stays in the scorebook it was made in.")]})
+        book = self.instance.scorebook_id if self.instance is not None else self.context.get("scorebook_id")
+        name = data.get("name")
+        if name is not None and book is not None:
+            taken = Player.objects.filter(scorebook_id=book).named(name)
+            if self.instance is not None:
+                taken = taken.exclude(pk=self.instance.pk)
+            if taken.exists():
+                raise serializers.ValidationError(
+                    {
+                        "name": [
+                            _('This scorebook already has a player named "{name}" (names ignore case).').format(
+                                name=name
+                            )
+                        ]
+                    }
+                )
+        return data
+
+
+class PlayerLinkSerializer(serializers.Serializer):
+    user = serializers.ChoiceField(choices=["me"], allow_null=True)

@@ -1,0 +1,84 @@
+"""Players, games, rounds and entries.
+
+The database itself refuses what must never happen: two entries for one player in a
+round, two rounds with one number, negative pips, a score that is not pips plus
+penalty, a player deleted while seated in a game.
+"""
+
+from .common import (
+    INVITE_LIFETIME,
+    SCORING_ROLES,
+    TILE_SET_CHOICES,
+    TRASH_DAYS,
+    HistoryAction,
+    ReaderRole,
+    Role,
+    name_key,
+)
+from .games import (
+    ENTRY_FIELDS,
+    ENTRY_GIVEN,
+    LIVE_SELECTOR_LENGTH,
+    LIVE_TOKEN_LENGTH,
+    Entry,
+    Game,
+    GameQuerySet,
+    IdempotencyKey,
+    LiveLink,
+    Round,
+    Seat,
+    entry_values,
+    new_live_token,
+)
+from .players import Player, PlayerQuerySet
+from .records import DoubleRecord, OpponentRecord, PlayerRecord, RatingStep
+from .scorebooks import (
+    Invite,
+    InviteQuerySet,
+    Membership,
+    Scorebook,
+    ScorebookQuerySet,
+    invite_expiry,
+    member_of,
+    new_invite_code,
+    role_of,
+)
+
+__all__ = [
+    "ENTRY_FIELDS",
+    "ENTRY_GIVEN",
+    "INVITE_LIFETIME",
+    "LIVE_SELECTOR_LENGTH",
+    "LIVE_TOKEN_LENGTH",
+    "SCORING_ROLES",
+    "TILE_SET_CHOICES",
+    "TRASH_DAYS",
+    "DoubleRecord",
+    "Entry",
+    "Game",
+    "GameQuerySet",
+    "HistoryAction",
+    "IdempotencyKey",
+    "Invite",
+    "InviteQuerySet",
+    "LiveLink",
+    "Membership",
+    "OpponentRecord",
+    "Player",
+    "PlayerQuerySet",
+    "PlayerRecord",
+    "RatingStep",
+    "ReaderRole",
+    "Role",
+    "Round",
+    "Scorebook",
+    "ScorebookQuerySet",
+    "Seat",
+    "entry_values",
+    "invite_expiry",
+    "member_of",
+    "name_key",
+    "new_invite_code",
+    "new_live_token",
+    "role_of",
+]

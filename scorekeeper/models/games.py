@@ -1,0 +1,335 @@
+"""Games, their seats, rounds and entries, live links and idempotency keys.
+
+The database itself refuses what must never happen: two entries for one player in a
+round, two rounds with one number, negative pips, a score that is not pips plus
+penalty, a player deleted while seated in a game."""
+
+import secrets
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from ..rules.game import DEFAULT_PENALTY, RULE_FIELDS, GameRules
+from ..rules.rounds import Seat as SeatRule
+from ..rules.scoring import EndReason
+from ..rules.tiles import DEFAULT_SET, SUPPORTED_SETS
+from .common import TILE_SET_CHOICES, ReaderRole
+from .players import Player
+from .scorebooks import Scorebook, member_of, role_of
+
+
+class GameQuerySet(models.QuerySet):
+    def alive(self):
+        """Not in the trash."""
+        return self.filter(deleted_at__isnull=True)
+
+    def trashed(self):
+        return self.filter(deleted_at__isnull=False)
+
+    def for_user(self, user):
+        """Games of every scorebook `user` belongs to (the trash left out)."""
+        return self.alive().filter(scorebook__in=member_of(user))
+
+    def with_role(self, user):
+        """As for_user, each with the reader's `role` in its scorebook."""
+        return self.for_user(user).annotate(role=role_of(user))
+
+    def in_progress(self):
+        return self.filter(status=Game.Status.IN_PROGRESS)
+
+    def finished(self):
+        return self.filter(status=Game.Status.FINISHED)
+
+    def with_seats(self):
+        """Each game with its seats in order and their players: one query for all of them."""
+        return self.prefetch_related(models.Prefetch("seats", Seat.objects.in_order()))
+
+
+class SeatQuerySet(models.QuerySet):
+    def in_order(self):
+        """Around the table, each with its player."""
+        return self.select_related("player").order_by("position")
+
+
+class RoundQuerySet(models.QuerySet):
+    def with_entries(self):
+        """Each round with its entries in seat order: one query for all of them."""
+        return self.prefetch_related(models.Prefetch("entries", Entry.objects.order_by("position")))
+
+    def in_order(self):
+        """In order, with who recorded and corrected each: what a sheet and the API show."""
+        return self.order_by("number").select_related("recorded_by", "corrected_by").with_entries()
+
+
+class Game(ReaderRole, models.Model):
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress", _("In progress")
+        FINISHED = "finished", _("Finished")
+
+    scorebook = models.ForeignKey(Scorebook, on_delete=models.CASCADE, related_name="games")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="games_created"
+    )
+    name = models.CharField(max_length=80, blank=True)
+    # Travels with the game in exports, so importing the same file twice creates nothing twice.
+    uid = models.UUIDField(default=uuid.uuid4, editable=False)
+    players = models.ManyToManyField(Player, through="Seat", related_name="games")
+
+    # The rules, fixed when the game is created: one column per GameRules field, same names.
+    tile_set = models.PositiveSmallIntegerField(choices=TILE_SET_CHOICES, default=DEFAULT_SET)
+    double_blank_penalty = models.PositiveSmallIntegerField(default=DEFAULT_PENALTY)
+    end_on_double_penalty = models.PositiveSmallIntegerField(default=DEFAULT_PENALTY)
+    extended = models.BooleanField(default=False)
+    target_score = models.PositiveIntegerField(null=True, blank=True)
+
+    # The game's state (rules.scoring.derive), saved by the services after every write.
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS)
+    ended_because = models.CharField(
+        max_length=10,
+        blank=True,
+        choices=[(EndReason.SEQUENCE, _("Every double was played")), (EndReason.TARGET, _("The target was reached"))],
+    )
+    next_double = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The whole state as rules.snapshot saves it (standings, running totals, open doubles, per-seat
+    # counts), written with the columns above by every change: what every page and answer reads.
+    state = models.JSONField(null=True, blank=True, editable=False)
+    # The round last undone, as entered, until another round is recorded: it can be brought back.
+    undone_round = models.JSONField(null=True, blank=True, editable=False)
+    version = models.PositiveIntegerField(default=1, help_text="Goes up with every change: ETags and stale forms.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # A deleted game waits in its scorebook's trash for TRASH_DAYS, then `purge_trash` removes it.
+    deleted_at = models.DateTimeField(null=True, blank=True)
+    deleted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")  # fmt: skip
+
+    objects = GameQuerySet.as_manager()
+    # Who created, renamed or deleted the game, and when (the state columns change with every
+    # round and are derived, so they are left out).
+    history = HistoricalRecords(
+        excluded_fields=["status", "ended_because", "next_double", "state", "undone_round", "version",
+                         "updated_at", "finished_at", "created_at", "deleted_by"],
+        related_name="changes",
+    )  # fmt: skip
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["scorebook", "status", "-created_at"])]
+        constraints = [
+            models.CheckConstraint(condition=Q(tile_set__in=SUPPORTED_SETS), name="game_tile_set_supported"),
+            models.UniqueConstraint(fields=["scorebook", "uid"], name="game_uid_unique_per_scorebook"),
+            models.CheckConstraint(
+                condition=Q(target_score__isnull=True) | Q(target_score__gte=1), name="game_target_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(status="finished", finished_at__isnull=False)
+                | Q(status="in_progress", finished_at__isnull=True),
+                name="game_finished_at_matches_status",
+            ),
+        ]
+
+    def __str__(self):
+        return self.name or f"Game {self.pk}"
+
+    @property
+    def rules(self) -> GameRules:
+        return GameRules(**{name: getattr(self, name) for name in RULE_FIELDS})
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+    @property
+    def etag(self) -> str:
+        return self.etag_of(self.pk, self.version)
+
+    @staticmethod
+    def etag_of(pk: int, version: int) -> str:
+        return f'"game-{pk}-v{version}"'
+
+
+class Seat(models.Model):
+    """A player's place at a game's table, with their running total and rank."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    # Summary columns kept in step by the services, so reports aggregate seats, not entries.
+    total = models.IntegerField(default=0)
+    rank = models.PositiveSmallIntegerField(default=1)
+    place = models.PositiveSmallIntegerField(default=0, help_text="Display order in the standings: rank, then seat.")
+    is_winner = models.BooleanField(default=False)
+    rounds = models.PositiveSmallIntegerField(default=0)
+    went_out = models.PositiveSmallIntegerField(default=0)
+    double_blank_penalties = models.PositiveSmallIntegerField(default=0)
+    end_on_double_penalties = models.PositiveSmallIntegerField(default=0)
+
+    objects = SeatQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["game", "position"]
+        # A player's best and worst totals: the first finished game along this index.
+        indexes = [models.Index(fields=["player", "total"], name="seat_player_total")]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["game", "player"], name="seat_player_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.player} at {self.game}"
+
+    def as_rule(self) -> SeatRule:
+        return SeatRule(self.player_id, self.player.name)
+
+
+class Round(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    # Index into the sequence of starting doubles (passes repeat in target-score games).
+    position = models.PositiveIntegerField()
+    starting_double = models.PositiveSmallIntegerField()
+    blocked = models.BooleanField(default=False)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    corrected_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # The entries as saved, by player name: what the history keeps of each version of the round.
+    entries_as_saved = models.JSONField(default=list, blank=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords(excluded_fields=["updated_at", "created_at"], related_name="changes")
+
+    objects = RoundQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="round_number_unique"),
+            models.UniqueConstraint(fields=["game", "position"], name="round_position_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+            models.CheckConstraint(condition=Q(starting_double__lte=max(SUPPORTED_SETS)), name="round_double_in_range"),
+        ]
+
+    def __str__(self):
+        return f"Round {self.number} ({self.starting_double}-{self.starting_double})"
+
+    # Set by the services on a round they have just written, so answering with it reads nothing back.
+    saved_entries: list["Entry"] | None = None
+
+    def entries_in_order(self):
+        """The entries in seat order: as just saved, or as prefetched (ordered by position)."""
+        return self.saved_entries if self.saved_entries is not None else self.entries.all()
+
+    @property
+    def etag(self) -> str:
+        """Tied to the game's version, which every write in the game moves on."""
+        return self.etag_of(self.game_id, self.number, self.game.version)
+
+    @staticmethod
+    def etag_of(game_pk: int, number: int, version: int) -> str:
+        return f'"game-{game_pk}-round-{number}-v{version}"'
+
+
+# What the table says of one seat in a round; the rules work out the rest. The one list every
+# copy of an entry (history, undo, imports, exports, the API, the live link) walks.
+ENTRY_GIVEN = ("pips", "tiles_left", "tiles", "double_blank", "went_out", "ended_on_double")
+ENTRY_FIELDS = (*ENTRY_GIVEN, "penalty", "score")
+
+
+def entry_values(entry, fields: tuple[str, ...] = ENTRY_FIELDS) -> dict:
+    """An entry (saved, or as the rules scored it) as plain values: its tiles as a list of text."""
+    values = {field: getattr(entry, field) for field in fields}
+    if "tiles" in values:
+        values["tiles"] = [str(tile) for tile in values["tiles"] or ()]
+    return values
+
+
+class Entry(models.Model):
+    """One player's result in one round."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="entries")
+    position = models.PositiveSmallIntegerField(help_text="The player's seat, so entries list in seat order.")
+    pips = models.PositiveIntegerField()
+    tiles_left = models.PositiveSmallIntegerField(null=True, blank=True)
+    tiles = models.JSONField(default=list, blank=True)
+    double_blank = models.BooleanField(default=False)
+    went_out = models.BooleanField(default=False)
+    ended_on_double = models.BooleanField(default=False)
+    penalty = models.PositiveIntegerField(default=0)
+    score = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["round", "position"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["round", "player"], name="entry_player_unique_per_round"),
+            models.CheckConstraint(condition=Q(pips__gte=0), name="entry_pips_not_negative"),
+            models.CheckConstraint(
+                condition=Q(score=F("pips") + F("penalty")), name="entry_score_is_pips_plus_penalty"
+            ),
+            models.CheckConstraint(
+                condition=Q(went_out=False) | Q(pips=0, double_blank=False), name="entry_went_out_holds_nothing"
+            ),
+            models.CheckConstraint(
+                condition=Q(ended_on_double=False) | Q(went_out=True), name="entry_ended_on_double_went_out"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.player}: {self.score}"
+
+
+def new_live_token() -> tuple[str, str]:
+    """A selector to find the link by and a secret verifier (192 bits) compared in constant time."""
+    return secrets.token_urlsafe(9), secrets.token_urlsafe(24)
+
+
+LIVE_SELECTOR_LENGTH, LIVE_TOKEN_LENGTH = 12, 44
+
+
+class LiveLink(models.Model):
+    """A game's read-only link: whoever holds it sees the sheet, without an account. At most one
+    per game; replacing it makes a new token and the old one stops working at once."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="live_link")
+    selector = models.CharField(max_length=LIVE_SELECTOR_LENGTH, unique=True)
+    verifier = models.CharField(max_length=LIVE_TOKEN_LENGTH - LIVE_SELECTOR_LENGTH)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self):
+        return f"live link of {self.game}"
+
+    @property
+    def token(self) -> str:
+        return self.selector + self.verifier
+
+    def etag(self, version: int) -> str:
+        return f'"live-{self.selector}-v{version}"'
+
+
+class IdempotencyKey(models.Model):
+    """A POST's Idempotency-Key, kept with the response it got, so a retry gets that response again."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255)
+    request_hash = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField(null=True, help_text="Empty while the first request runs.")
+    response_body = models.JSONField(null=True)
+    location = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["owner", "key"], name="idempotency_key_unique_per_owner")]
+
+    def __str__(self):
+        return self.key

@@ -1,0 +1,143 @@
+"""Scorebooks, their members and invites, and the reader's role read with a row."""
+
+import secrets
+
+from django.conf import settings
+from django.db import IntegrityError, models, transaction
+from django.db.models import Exists, OuterRef, Q, Subquery
+from django.utils import timezone
+
+from .common import INVITE_LIFETIME, ReaderRole, Role
+
+
+def role_of(user, scorebook_ref: str = "scorebook"):
+    """The user's role in the scorebook `scorebook_ref` points at (None for a non-member), as a
+    subquery, so a row and the reader's role come back in one query."""
+    return Subquery(Membership.objects.filter(scorebook=OuterRef(scorebook_ref), user_id=user.pk).values("role")[:1])
+
+
+def member_of(user):
+    """Ids of the scorebooks `user` belongs to, as a subquery (a semi-join the database plans well)."""
+    return Membership.objects.filter(user_id=user.pk).values("scorebook_id")
+
+
+class ScorebookQuerySet(models.QuerySet):
+    def for_user(self, user):
+        """The scorebooks `user` belongs to, each with `role`: theirs."""
+        return self.filter(pk__in=member_of(user)).annotate(role=role_of(user, "pk"))
+
+
+class Scorebook(ReaderRole, models.Model):
+    """One set of players, games and leaderboards, kept by its members."""
+
+    name = models.CharField(max_length=80)
+    # Set on the one scorebook each user gets at sign-up; it cannot be deleted.
+    personal_of = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="personal_scorebook"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ScorebookQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [models.CheckConstraint(condition=~Q(name=""), name="scorebook_name_not_empty")]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def personal(self) -> bool:
+        return self.personal_of_id is not None
+
+    @classmethod
+    def personal_for(cls, user) -> "Scorebook":
+        """The user's personal scorebook, made on first need (sign-up makes it; older accounts and
+        `createsuperuser` ones get it here)."""
+        book = cls.objects.filter(personal_of=user).first()
+        if book is None:
+            try:
+                with transaction.atomic():
+                    book = cls.objects.create(name="Personal", personal_of=user)
+                    Membership.objects.create(scorebook=book, user=user, role=Role.OWNER, last_used_at=timezone.now())
+            except IntegrityError:  # made at the same moment by another request
+                book = cls.objects.get(personal_of=user)
+        return book
+
+
+class Membership(ReaderRole, models.Model):
+    scorebook = models.ForeignKey(Scorebook, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=6, choices=Role.choices)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    # The pages work in the scorebook a user chose last (the switcher sets this).
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["scorebook", "joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["scorebook", "user"], name="membership_unique"),
+            models.CheckConstraint(condition=Q(role__in=Role.values), name="membership_role_known"),
+        ]
+
+    def __str__(self):
+        return f"{self.user} ({self.role}) in {self.scorebook}"
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(18)  # 144 bits
+
+
+def invite_expiry():
+    return timezone.now() + INVITE_LIFETIME
+
+
+class InviteQuerySet(models.QuerySet):
+    def unused(self):
+        """Never accepted and not expired. `accepted_at` is the mark of use: it outlives the account
+        that used the code (`accepted_by` goes empty when that account is deleted)."""
+        return self.filter(accepted_at__isnull=True, expires_at__gt=timezone.now())
+
+    def usable_by(self, user):
+        """What `user` may accept: an unused invite, or (accepting again changes nothing) one they
+        used themselves, still unexpired, while they are still a member with its role. A code is
+        used once, by one account, ever: after that member leaves or is removed, or an owner changes
+        their role, it answers nobody, so no old code undoes an owner's decision."""
+        if user.pk is None:
+            return self.unused()
+        still_theirs = Membership.objects.filter(
+            scorebook=OuterRef("scorebook"), user_id=user.pk, role=OuterRef("role")
+        )
+        return self.filter(
+            Q(accepted_at__isnull=True) | Q(accepted_by_id=user.pk) & Exists(still_theirs),
+            expires_at__gt=timezone.now(),
+        )
+
+
+class Invite(models.Model):
+    """A link that makes whoever opens it (signed in) a member with `role`: once, within 7 days."""
+
+    scorebook = models.ForeignKey(Scorebook, on_delete=models.CASCADE, related_name="invites")
+    code = models.CharField(max_length=32, unique=True, default=new_invite_code, editable=False)
+    role = models.CharField(max_length=6, choices=[(Role.SCORER, "Scorer"), (Role.VIEWER, "Viewer")])
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(default=invite_expiry)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    objects = InviteQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            # An accepted invite always carries the mark of use that outlives the account.
+            models.CheckConstraint(
+                condition=Q(accepted_by__isnull=True) | Q(accepted_at__isnull=False), name="invite_accepted_has_time"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.role} invite to {self.scorebook}"
