@@ -7,8 +7,11 @@ Only the finishing order counts (the lower total ranks better; equal totals are 
 over a strong table is worth more than one over a weak table, whatever the margin.
 """
 
-from collections.abc import Iterable, Mapping
+import math
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
+from statistics import NormalDist
 
 from openskill.models import PlackettLuce
 
@@ -53,3 +56,58 @@ def replay(games: Iterable[Mapping[int, int]], start: Mapping[int, Rating] | Non
         current.update(rated)
         after.append(rated)
     return after
+
+
+# Words for a rating, relative to the others at the same table (one scorebook's players).
+# A number such as "-3.3" means nothing at a table; "likely top of this table" does. The words come
+# from each player's belief (mu and sigma, the ordinal's two parts) compared with everyone else's.
+
+NEW_GAMES = 3  # fewer finished games than this, and the table cannot tell yet (sigma barely moves
+# in a big game: after five wins at a table of six it is still 8.2 of the starting 8.3, so the
+# count of games, not sigma alone, says when a player is new)
+LIKELY = 0.75  # "likely" above: the chance of being more skilled than each other player
+HIGH_SHARE = 0.65  # the share of the table a player is probably better than, to be among the strongest
+LOW_SHARE = 0.35  # ... and at most this share to be behind
+
+
+class Standing(StrEnum):
+    TOP = "top"  # likely more skilled than every other player of the table
+    HIGH = "high"  # probably better than most of them
+    LEVEL = "level"  # about level with the table
+    LOW = "low"  # behind most of them, for now
+    NEW = "new"  # too few games to tell
+
+
+def better_than(a: Rating, b: Rating) -> float:
+    """The chance that `a`'s skill is above `b`'s: both beliefs are normal, so their difference is."""
+    spread = math.sqrt(a.sigma**2 + b.sigma**2)
+    return NormalDist().cdf((a.mu - b.mu) / spread) if spread else 0.5
+
+
+def standings[K: Hashable](table: Mapping[K, tuple[Rating, int]]) -> dict[K, Standing]:
+    """Each player's standing at the table: `table` maps a player to (rating, finished games).
+
+    Players with fewer than NEW_GAMES games are NEW. The others are compared with everyone who
+    has played at least one game (a newcomer's belief is wide, so it barely pulls): TOP when
+    likely (LIKELY) more skilled than each of them; otherwise by the average chance of being
+    more skilled than them: HIGH, LEVEL or LOW."""
+    played = {key: rating for key, (rating, games) in table.items() if games > 0}
+    result = {}
+    for key, (rating, games) in table.items():
+        others = [other for other_key, other in played.items() if other_key != key]
+        if games < NEW_GAMES:
+            result[key] = Standing.NEW
+        elif not others:
+            result[key] = Standing.LEVEL
+        else:
+            chances = [better_than(rating, other) for other in others]
+            share = sum(chances) / len(chances)
+            if min(chances) >= LIKELY:
+                result[key] = Standing.TOP
+            elif share >= HIGH_SHARE:
+                result[key] = Standing.HIGH
+            elif share <= LOW_SHARE:
+                result[key] = Standing.LOW
+            else:
+                result[key] = Standing.LEVEL
+    return result
