@@ -11,9 +11,8 @@ network: the time is the app's own, middleware to template):
          offline queue does)
 Rounds go into double-12 games for 4, one after the other (every 13th round ends a game: records
 and ratings follow), page and API in turn so a slow moment of the machine lands on both. The last
-round of a game asks the page to confirm ("This round ends the game."): that question is asked
-untimed first, and the save that confirms it is the one timed. It prints, per path, the median and
-the 95th percentile in ms over `--saves` saves (the page with and without the sheet it then shows),
+round of a game, reached in order, saves at once like the others (nothing is asked). It prints,
+per path, the median and the 95th percentile in ms over `--saves` saves (the page with and without the sheet it then shows),
 the median CPU time of this process for the POST (steadier than the wall clock on a busy machine;
 with PostgreSQL the database server's own work is not in it), and the queries of a round in the
 middle of a game and of the round that ends it.
@@ -21,7 +20,6 @@ middle of a game and of the round that ends it.
 
 import argparse
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -89,9 +87,6 @@ def measure(url: str, saves: int) -> None:
             data[f"p{player}_pips"] = value
         data[f"p{players[0]}_went_out"] = "on"
         path = f"/games/{game['id']}/rounds/new/"
-        if double == 0:  # asked first (untimed): the save that confirms is the one timed
-            asked = browser.post(path, data)
-            data["confirmed"] = re.search(rb'name="confirmed" value="([0-9a-f]+)"', asked.content)[1].decode()
         start, cpu = time.perf_counter(), time.process_time()
         with CaptureQueriesContext(connection) as posted:
             response = browser.post(path, data)

@@ -187,3 +187,35 @@ def test_a_round_the_queue_sends_costs_a_fixed_number_of_queries(ann, django_ass
         response = ann["queue"].post(f"/api/v1/games/{game.pk}/rounds/", json.dumps(body),
                                      content_type="application/json", headers=headers)  # fmt: skip
     assert response.status_code == 201
+
+
+def test_the_last_round_of_a_game_played_in_order_saves_with_no_question_at_every_door(ann, results):
+    for door in DOORS:
+        game = new_game(ann)
+        players = [seat.player_id for seat in game.seats.order_by("position")]
+        for double in range(6, 0, -1):
+            services.record_round(game=game, starting_double=double, by=ann["user"], entries=[
+                EntryInput(player=players[0], pips=0, went_out=True), EntryInput(player=players[1], pips=4),
+                EntryInput(player=players[2], pips=6)])  # fmt: skip
+        game.refresh_from_db()
+        response = send(door, ann, game, 0, [0, 9, 14])  # 0-0, the normal end: asked nothing
+        assert isinstance(results[-1], services.Saved), door
+        assert response.status_code == (302 if door == "page" else 201), door
+        game.refresh_from_db()
+        assert game.is_finished and game.rounds.count() == 7
+
+
+def test_a_0_0_round_that_ends_a_game_early_is_still_asked_about_at_every_door(ann, results):
+    for door in DOORS:
+        game = new_game(ann)
+        players = [seat.player_id for seat in game.seats.order_by("position")]
+        for double in (6, 5, 4, 3, 2):
+            services.record_round(game=game, starting_double=double, by=ann["user"], entries=[
+                EntryInput(player=players[0], pips=0, went_out=True), EntryInput(player=players[1], pips=4),
+                EntryInput(player=players[2], pips=6)])  # fmt: skip
+        game.refresh_from_db()
+        response = send(door, ann, game, 0, [0, 9, 14])  # 0-0 after 2-2: 1-1 skipped, the game ends early
+        answer = results[-1]
+        assert isinstance(answer, services.NeedsConfirmation), door
+        assert answer.surprises == ("This round ends the game.",)
+        assert response.status_code in (200, 400) and game.rounds.count() == 5

@@ -60,7 +60,8 @@ def surprises(
     tile_set: int, starting_double: int, hands: list[Hand], *, skipped: list[int], ends_game: bool
 ) -> list[Text]:
     """What is legal but unusual enough in a round to ask the scorer before saving it: a hand
-    beyond what the deal makes plausible, a skip of two or more doubles, the end of the game."""
+    beyond what the deal makes plausible, a skip of two or more doubles, the end of the game before
+    the end of its sequence (`ends_game`: game.ends_early; the last double reached in order asks nothing)."""
     hint = suggested_deal(tile_set, len(hands))
     dealt = max(hint.tiles, hint.alternative or 0)
     full_hand = hand_range(tile_set, starting_double, dealt, False)

@@ -114,6 +114,15 @@ def skipped_doubles(rules: GameRules, last_position: int | None, position: int) 
     return [rules.double_at(p) for p in range(0 if last_position is None else last_position + 1, position)]
 
 
+def ends_early(rules: GameRules, last_position: int | None, position: int) -> bool:
+    """Whether a round placed at `position` ends a game before the end of its sequence: the last
+    double of a game without a target score, reached by skipping doubles (0-0 entered early). The
+    last double reached in order is the game's normal end, and a target score ends a game whenever
+    it is reached."""
+    ends = rules.round_limit is not None and position + 1 >= rules.round_limit
+    return ends and bool(skipped_doubles(rules, last_position, position))
+
+
 def place_round(rules: GameRules, last_position: int | None, starting_double: int) -> int:
     """The sequence position a round starting with `starting_double` takes after `last_position`:
     its first place among the open positions. The doubles skipped on the way are never played."""

@@ -19,7 +19,7 @@ from ..models import (
 )
 from ..rules import snapshot
 from ..rules.deal import Hand, surprises
-from ..rules.game import SequenceConflict, place_round, skipped_doubles
+from ..rules.game import SequenceConflict, ends_early, place_round, skipped_doubles
 from ..rules.rounds import EntryInput, RoundError, ScoredRound
 from ..rules.scoring import GameState, RoundResult
 from ..rules.text import English, Text
@@ -129,7 +129,8 @@ def _submit(game, starting_double, entries, confirm, expected_version, by, numbe
     state = derive_state(locked.rules, seats, results)
     skipped = skipped_doubles(locked.rules, before.last_position, position)
     hands = _hands(seats, scored)
-    asked = surprises(locked.tile_set, starting_double, hands, skipped=skipped, ends_game=state.finished)
+    early = state.finished and ends_early(locked.rules, before.last_position, position)
+    asked = surprises(locked.tile_set, starting_double, hands, skipped=skipped, ends_game=early)
     if (question := _question(asked, confirm)) is not None:
         return question
     try:

@@ -8,6 +8,7 @@ from scorekeeper.rules.game import (
     GameRules,
     SequenceConflict,
     doubles_ahead,
+    ends_early,
     open_positions,
     place_round,
     seating_problems,
@@ -173,3 +174,14 @@ def test_the_doubles_ahead_of_a_new_plain_game_start_at_the_top_and_end_with_the
     ahead = doubles_ahead(GameRules(tile_set=6), None)
     assert ahead["open"]["start"] == [[6, "0"], [5, "1"], [4, "2"], [3, "3"], [2, "4"], [1, "5"], [0, "6"]]
     assert ahead["open"]["4"] == [[1, "5"], [0, "6"]] and ahead["open"]["6"] == []
+
+
+def test_the_last_double_of_a_game_played_in_order_is_its_normal_end_and_reached_early_it_is_not():
+    plain = GameRules(tile_set=6)
+    assert not ends_early(plain, 5, 6)  # 1-1 then 0-0: the sequence played in order
+    assert not ends_early(plain, 4, 5)  # 2-2 then 1-1: the game goes on
+    assert ends_early(plain, 4, 6) and ends_early(plain, None, 6)  # 0-0 after 2-2, or first
+    extended = GameRules(tile_set=6, extended=True)
+    assert not ends_early(extended, 6, 7) and not ends_early(extended, 11, 12)  # 0-0 then 1-1; 5-5 then 6-6
+    assert ends_early(extended, 10, 12)  # 6-6 after 4-4, skipping 5-5
+    assert not ends_early(GameRules(tile_set=6, target_score=100), 4, 6)  # a target ends it, not the sequence
