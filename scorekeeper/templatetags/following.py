@@ -1,9 +1,10 @@
-"""What a round form needs to follow its game (scorekeeper.follow). A tag for now: the round form's
-view is being rewritten around the one round command, and will hand it over itself."""
+"""What pages need of a game's saved state: the round form's follow data (scorekeeper.follow) and
+a game card's standings (selectors.game_state, never the seats' own columns)."""
 
 from django import template
 
 from .. import follow
+from ..selectors import game_state
 
 register = template.Library()
 
@@ -11,3 +12,9 @@ register = template.Library()
 @register.simple_tag(takes_context=True)
 def follow_round_form(context, sheet):
     return follow.of_round_form(sheet, context["request"].user)
+
+
+@register.filter
+def state(game):
+    """The game's state as last saved (rules.scoring.GameState): seats, totals, winners, finished."""
+    return game_state(game).state
