@@ -857,3 +857,34 @@ window.scorekeeperFollow = (function () {
 document.addEventListener("click", (event) => {
   if (event.target.closest && event.target.closest("[data-print]")) window.print();
 });
+
+// Round entry, second look (issue 22): a box that takes the focus holding a number has it selected,
+// so what is typed replaces it (440 → 44 never becomes 4440), by tap or by keyboard; after a
+// refused or questioned save, the element with the focus is scrolled fully into view (htmx restores
+// the focus to Save, or the first field to fix takes it, then shows the page from its top).
+(function () {
+  "use strict";
+  const BOXES = "#round-form input.pips, #round-form input.tiles";
+  function selectAll(box) { if (document.activeElement === box) box.select(); }
+  document.addEventListener("focusin", (event) => {
+    const box = event.target;
+    if (!(box instanceof HTMLInputElement) || !box.matches(BOXES) || box.value === "") return;
+    selectAll(box);
+    setTimeout(() => { selectAll(box); }, 0);  // after the tap has put the caret where it landed
+  });
+  function inView(element) {
+    const box = element.getBoundingClientRect();
+    const height = window.visualViewport ? window.visualViewport.height : window.innerHeight;
+    return box.top >= 0 && box.bottom <= height;
+  }
+  function showFocus() {
+    const form = document.getElementById("round-form");
+    if (!form || !form.querySelector("#error-summary, #surprises, #clash")) return;
+    setTimeout(() => {  // after htmx's own scroll to the top of a boosted answer
+      const focused = document.activeElement;
+      if (focused && form.contains(focused) && !inView(focused)) focused.scrollIntoView({ block: "center" });
+    }, 0);
+  }
+  document.addEventListener("htmx:afterSettle", showFocus);
+  window.addEventListener("load", showFocus);
+})();
