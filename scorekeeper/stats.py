@@ -5,13 +5,14 @@ from collections import defaultdict
 from dataclasses import dataclass
 from operator import attrgetter
 
-from django.db.models import Avg, Count, F, Max, Min, Q, Sum
+from django.db.models import Avg, Count, F, Max, Min, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from .models import DoubleRecord, Entry, Game, OpponentRecord, Player, PlayerRecord, RatingStep, Seat
-from .rules.rating import ordinal
+from .rules import rating as rating_rules
+from .rules.rating import Standing, ordinal
 from .rules.scoring import OUTCOMES, leaderboard_order
 
 PERIODS = {"month": gettext_lazy("This month"), "year": gettext_lazy("This year"), "all": gettext_lazy("All time")}
@@ -26,6 +27,30 @@ SORTS = [
     "double_blank_penalties",
     "end_on_double_penalties",
 ]
+
+
+# A rating in words, relative to the others at the table (scorekeeper.rules.rating.standings).
+STANDING_WORDS = {
+    Standing.TOP: gettext_lazy("likely top of this table"),
+    Standing.HIGH: gettext_lazy("among the strongest here"),
+    Standing.LEVEL: gettext_lazy("about level with this table"),
+    Standing.LOW: gettext_lazy("behind this table for now"),
+    Standing.NEW: gettext_lazy("new: a few more games to tell"),
+}
+
+
+def rated_games():
+    """Each player's finished games, all time (their rating steps: what the rating has seen), as a
+    subquery: the players' query carries it, with no query of its own and no join to multiply the
+    seats' sums."""
+    steps = RatingStep.objects.filter(player=OuterRef("pk")).order_by().values("player")
+    return Coalesce(Subquery(steps.annotate(n=Count("pk")).values("n")), 0)
+
+
+def standings(players) -> dict[int, Standing]:
+    """Each player's standing (by pk) against the others of `players`: one table's players, each
+    annotated with `rated_games`. STANDING_WORDS says it."""
+    return rating_rules.standings({player.pk: (player.rating, player.rated_games) for player in players})
 
 
 def period_start(period: str):
@@ -104,6 +129,7 @@ class Figures:
 
 # What the figures show of a player (scorebook: for the pages' links and the history).
 PLAYER_FIELDS = ["pk", "scorebook", "name", "name_key", "rating_mu", "rating_sigma"]
+TABLE_FIELDS = ["pk", "rating_mu", "rating_sigma"]  # what the words of a rating compare
 SUMS = ["game_count", "wins", "total_sum", "rounds", "went_out", "double_blank_penalties", "end_on_double_penalties"]
 RECORD_SUMS = ["games", "wins", "total_sum", "rounds", "went_out", "double_blank_penalties", "end_on_double_penalties"]
 

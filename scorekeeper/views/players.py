@@ -1,5 +1,7 @@
 """Pages of players: the list, one player's figures, adding, linking to an account, the leaderboard."""
 
+from operator import attrgetter
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
@@ -11,6 +13,7 @@ from django.views.decorators.http import require_POST
 from .. import charts, scorebooks, services, stats
 from ..forms import PlayerForm, StatsFilterForm
 from ..models import Player
+from ..templatetags.scorekeeper import percent
 from .common import games_of, safe_next, writable_current
 
 
@@ -67,8 +70,12 @@ def player(request, pk):
         return redirect("player", pk=pk)
     filters = StatsFilterForm(request.GET)
     options = filters.options()
+    table = Player.objects.filter(scorebook_id=person.scorebook_id).only(*stats.TABLE_FIELDS)
+    standing = stats.standings(table.annotate(rated_games=stats.rated_games()))[person.pk]
     context = {
         "player": person,
+        "standing": standing,
+        "standing_words": stats.STANDING_WORDS[standing],
         "form": form,
         "filters": filters,
         "figures": stats.player_figures(person, **options),
@@ -85,25 +92,48 @@ def player(request, pk):
 
 @login_required
 def leaderboard(request):
+    """One card per player (place, name, wins, games, average, the rating in words), sorted as asked."""
     filters = StatsFilterForm(request.GET)
     sort = filters.cleaned_data.get("sort") if filters.is_valid() else None
     book = scorebooks.current(request.user)
-    rows = stats.leaderboard(Player.objects.filter(scorebook=book), sort=sort, **filters.options())
-    context = {"rows": rows, "filters": filters, "sort": sort or "", "columns": LEADERBOARD_COLUMNS, "scorebook": book}
+    players = Player.objects.filter(scorebook=book).annotate(rated_games=stats.rated_games())
+    rows = stats.leaderboard(players, sort=sort, **filters.options())
+    words = stats.standings(row.player for row in rows)
+    extra = SORT_EXTRAS.get((sort or "").lstrip("-"))
+    cards = [
+        {
+            "row": row,
+            "standing": words[row.pk],
+            "words": stats.STANDING_WORDS[words[row.pk]],
+            "extra": extra and (extra[0], extra[1](row)),
+        }
+        for row in rows
+    ]
+    context = {"rows": rows, "cards": cards, "filters": filters, "sort": sort or "", "sort_choices": SORT_CHOICES}
+    context["scorebook"] = book
     return render(request, "scorekeeper/leaderboard.html", context)
 
 
-LEADERBOARD_COLUMNS = [
-    ("name", gettext_lazy("Player")),
-    ("games", gettext_lazy("Games")),
-    ("wins", gettext_lazy("Wins")),
-    ("win_rate", gettext_lazy("Win %")),
-    ("rating", gettext_lazy("Rating")),
-    ("average_total", gettext_lazy("Avg total")),
-    ("went_out", gettext_lazy("Went out")),
-    ("double_blank_penalties", gettext_lazy("0-0 caught")),
-    ("end_on_double_penalties", gettext_lazy("Out on double")),
+# The leaderboard's orders, in the words of its sort menu ("": the standings, most wins first).
+SORT_CHOICES = [
+    ("", gettext_lazy("Most wins")),
+    ("rating", gettext_lazy("Best rating")),
+    ("average_total", gettext_lazy("Lowest average")),
+    ("-games", gettext_lazy("Most games")),
+    ("-win_rate", gettext_lazy("Best win rate")),
+    ("-went_out", gettext_lazy("Most often out first")),
+    ("-double_blank_penalties", gettext_lazy("Most often caught with 0-0")),
+    ("-end_on_double_penalties", gettext_lazy("Most often out on a double")),
+    ("name", gettext_lazy("Name")),
 ]
+# A figure a card does not show, shown on every card while the board is sorted by it.
+SORT_EXTRAS = {
+    "win_rate": (gettext_lazy("Win rate"), lambda row: percent(row.win_rate) if row.game_count else "\u2013"),
+    "went_out": (gettext_lazy("Went out"), attrgetter("went_out")),
+    "double_blank_penalties": (gettext_lazy("Caught with 0-0"), attrgetter("double_blank_penalties")),
+    "end_on_double_penalties": (gettext_lazy("Out on a double"), attrgetter("end_on_double_penalties")),
+    "rounds": (gettext_lazy("Rounds"), attrgetter("rounds")),
+}
 
 
 @login_required

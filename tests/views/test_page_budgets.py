@@ -51,11 +51,13 @@ BUDGETS = {
     "past games": ("/history/", 6),
     # 3 current scorebook, 4 its players
     "players": ("/players/", 4),
-    # 3 player with role, 4 per-set records (best and worst totals included), 5 per-double records,
-    # 6 head-to-head records, 7 recent totals (chart), 8 rating steps (chart), 9 has games,
-    # 10 recent games, 11 their seats
-    "player": ("/players/{player}/", 11),
-    # 3 current scorebook, 4 its players with their ratings, 5 their per-set records
+    # 3 player with role, 4 the ratings and game counts of the scorebook's players (the rating in
+    # words compares the player with them), 5 per-set records (best and worst totals included),
+    # 6 per-double records, 7 head-to-head records, 8 recent totals (chart), 9 rating steps (chart),
+    # 10 has games, 11 recent games, 12 their seats
+    "player": ("/players/{player}/", 12),
+    # 3 current scorebook, 4 its players with their ratings and game counts (a subquery of the same
+    # query: the ratings in words), 5 their per-set records
     "leaderboard": ("/leaderboard/", 5),
     # For comparison, the API's game detail: 3 game, 4 seats + players, 5 rounds, 6 entries (the sheet
     # page reads the same rows plus the live link and the history: 9 against 6).
