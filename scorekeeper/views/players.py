@@ -122,8 +122,8 @@ SORT_CHOICES = [
     ("-games", gettext_lazy("Most games")),
     ("-win_rate", gettext_lazy("Best win rate")),
     ("-went_out", gettext_lazy("Most often out first")),
-    ("-double_blank_penalties", gettext_lazy("Most often caught with 0-0")),
-    ("-end_on_double_penalties", gettext_lazy("Most often out on a double")),
+    ("-double_blank_penalties", gettext_lazy("Most caught with 0-0")),
+    ("-end_on_double_penalties", gettext_lazy("Most out on a double")),
     ("name", gettext_lazy("Name")),
 ]
 # A figure a card does not show, shown on every card while the board is sorted by it.
