@@ -48,8 +48,15 @@ $(JS_CATALOGUE): $(filter %/djangojs.mo,$(PO_FILES:.po=.mo)) | install
 	@command -v msgfmt >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq gettext; }
 	msgfmt --check --statistics -o $@ $<
 
-browser:
+# axe-core (tests/browser/test_axe.py) from the npm registry, once, into .cache/axe.
+AXE := .cache/axe/node_modules/axe-core/axe.min.js
+
+browser: $(AXE)
 	@test -x $(CHROMIUM) || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
+
+$(AXE):
+	@command -v npm >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq npm; }
+	npm install --prefix .cache/axe --no-audit --no-fund --no-save axe-core@4.14
 
 test: install browser messages
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

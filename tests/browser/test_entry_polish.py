@@ -105,3 +105,35 @@ def test_the_0_0_round_of_a_game_played_in_order_saves_from_the_page_without_a_q
     expect(page.get_by_role("heading", name="Game over")).to_be_visible()
     expect(page.locator("#surprises")).to_have_count(0)
     assert Game.objects.get(pk=game.pk).is_finished
+
+
+PLACEHOLDER_ROOM = """(box) => {
+  const hint = getComputedStyle(box, "::placeholder");
+  const context = document.createElement("canvas").getContext("2d");
+  context.font = `${hint.fontWeight} ${hint.fontSize} ${hint.fontFamily}`;
+  const style = getComputedStyle(box);
+  const room = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return {hint: box.placeholder, width: context.measureText(box.placeholder).width, room};
+}"""
+
+
+def test_in_spanish_the_pips_hint_and_the_chips_fit_a_390_px_phone(browser, live_server):
+    user = UserFactory()
+    game = make_game(owner=user, names=("Guadalupe", "Memo", "Chuy", "Toña"), tile_set=12)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=live_server.url,
+                                  is_mobile=True, has_touch=True, locale="es-MX")  # fmt: skip
+    page = context.new_page()
+    try:
+        log_in(page, user.email)
+        page.goto(f"/games/{game.pk}/rounds/new/")
+        room = pips(page, "Guadalupe").evaluate(PLACEHOLDER_ROOM)
+        assert room["hint"] == "puntos" and room["width"] <= room["room"], room
+        for row in page.locator("fieldset.player-row .line").all():
+            assert row.evaluate("(line) => line.scrollWidth <= line.clientWidth")
+            assert (
+                row.locator(".chip").last.bounding_box()["x"] + row.locator(".chip").last.bounding_box()["width"] <= 390
+            )
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        screenshot(page, "22-round-form-es")
+    finally:
+        context.close()
