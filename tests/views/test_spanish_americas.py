@@ -56,7 +56,9 @@ def test_spanish_dates_write_the_month_and_the_weekday_in_lowercase(monday_game)
     assert "lun 23 nov" in home
     assert not MONTHS.search(home)
     changes = client.get(reverse("game_history", args=[game.pk]), **SPANISH).content.decode()
-    assert re.search(r"\b(lun|mar|mié|jue|vie|sáb|dom) \d+ (ene|feb|mar|abr|may|jun|jul|ago|sept?|oct|nov|dic), ", changes)
+    assert re.search(
+        r"\b(lun|mar|mié|jue|vie|sáb|dom) \d+ (ene|feb|mar|abr|may|jun|jul|ago|sept?|oct|nov|dic), ", changes
+    )
     assert not MONTHS.search(changes)
     english = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Mon 23 Nov" in english
