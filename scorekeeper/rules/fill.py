@@ -3,10 +3,11 @@
 Check 9 compares totals only; two hands of one tile and 1 pip each pass it, yet a set has
 a single 1-0. Which tiles a hand holds never matters here, only their pips, so the pool is
 a count of tiles per pip value, and the search hands those counts out, highest value first,
-to hands that still need pips (and, when their tile count is known, tiles). Equal hand
-states are searched once (memo), and bounds cut branches early. The search has a node
-budget, so a round is decided exactly whenever that is quick (about a millisecond here;
-bench/fill.py measures it) and otherwise check 9's totals stand.
+to hands that still need pips (and, when their tile count is known, tiles). A one-tile hand
+is no search at all (it holds a tile of exactly its pips), equal hand states are searched once
+(memo), and bounds on each hand and on the known-count hands together cut branches early. The
+search has a time budget (TIME_BUDGET, 5 ms, as RULES.md says), so a round is decided exactly
+whenever that is quick, and otherwise check 9's totals stand; bench/fill.py measures how often.
 """
 
 from collections import Counter
@@ -14,10 +15,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import islice
+from time import perf_counter
 
 from .tiles import DOUBLE_BLANK, Tile, all_tiles, double
 
-NODE_BUDGET = 60
+TIME_BUDGET = 0.005  # seconds, for all of one round's check 11
+CLOCK_EVERY = 32  # search nodes between two looks at the clock
 
 
 @dataclass(frozen=True)
@@ -51,12 +54,37 @@ def _whole_set(highest: int) -> tuple[frozenset[Tile], dict[int, int]]:
     return frozenset(tiles), dict(Counter(tile.pips for tile in tiles))
 
 
-def can_fill(needs: Sequence[Need], pool: dict[int, int], budget: int = NODE_BUDGET) -> bool:
-    """Whether every need can be met at once by distinct tiles of the pool; raises Undecided.
+def can_fill(needs: Sequence[Need], pool: dict[int, int], deadline: float | None = None) -> bool:
+    """Whether every need can be met at once by distinct tiles of the pool; raises Undecided
+    when the search reaches `deadline` (a time.perf_counter() value; TIME_BUDGET from now when
+    not given) without settling it.
 
     A real deal is almost always rebuilt at once by a greedy pass; only when that fails does
-    the exhaustive search run, within its budget."""
-    return _greedy(needs, pool) or _search(needs, pool, budget)
+    the exhaustive search run."""
+    deadline = perf_counter() + TIME_BUDGET if deadline is None else deadline
+    forced = _take_single_tiles(needs, pool)
+    if forced is None:
+        return False
+    needs, pool = forced
+    return _greedy(needs, pool) or _search(needs, pool, deadline)
+
+
+def _take_single_tiles(needs: Sequence[Need], pool: dict[int, int]) -> tuple[list[Need], dict[int, int]] | None:
+    """A hand of one tile holds a tile of exactly its pips, and a hand of none holds 0 pips: hand
+    those out first (None when the pool cannot), and leave the rest to the search."""
+    pool = dict(pool)
+    rest = []
+    for need in needs:
+        if need.tiles == 0:
+            if need.pips:
+                return None
+        elif need.tiles == 1:
+            if not pool.get(need.pips):
+                return None
+            pool[need.pips] -= 1
+        elif need.tiles is not None or need.pips:
+            rest.append(need)
+    return rest, {value: count for value, count in pool.items() if count}
 
 
 def _greedy(needs: Sequence[Need], pool: dict[int, int]) -> bool:
@@ -131,7 +159,7 @@ def _nearest_first(size: int, pips: int, count: int) -> tuple[int, ...]:
     return tuple(sorted(range(size), key=lambda v: abs(v - target)))
 
 
-def _search(needs: Sequence[Need], pool: dict[int, int], budget: int) -> bool:
+def _search(needs: Sequence[Need], pool: dict[int, int], deadline: float) -> bool:
     """Exhaustive: hand out each pip value's tiles, highest value first; raises Undecided."""
     values = sorted((value for value, count in pool.items() if count), reverse=True)
     counts = [pool[value] for value in values]
@@ -151,20 +179,34 @@ def _search(needs: Sequence[Need], pool: dict[int, int], budget: int) -> bool:
                 break
         return total if not k else -1
 
+    def smallest(i: int, k: int) -> int:
+        """The fewest pips k free tiles of value <= values[i] can hold (-1: fewer than k left)."""
+        total = 0
+        for value, count in zip(reversed(values[i:]), reversed(counts[i:]), strict=True):
+            take = min(count, k)
+            total, k = total + take * value, k - take
+            if not k:
+                break
+        return total if not k else -1
+
     def hopeless(i: int, state: tuple) -> bool:
         if sum(pips for pips, _ in state) > pips_from[i]:
             return True
-        if sum(tiles or 0 for _, tiles in state) > tiles_from[i]:
+        known_tiles = sum(tiles or 0 for _, tiles in state)
+        if known_tiles > tiles_from[i]:
             return True
         top = values[i] if i < len(values) else 0
+        known_pips = 0
         for pips, tiles in state:
             if tiles is None:
                 continue
             if pips < tiles or pips > tiles * top:  # every free tile is worth 1 to `top` pips
                 return True
-            if pips > largest(i, tiles):
+            if not smallest(i, tiles) <= pips <= largest(i, tiles):
                 return True
-        return False
+            known_pips += pips
+        # The hands whose tile count is known draw known_tiles distinct tiles between them.
+        return known_tiles > 0 and not smallest(i, known_tiles) <= known_pips <= largest(i, known_tiles)
 
     def search(i: int, state: tuple) -> bool:
         nonlocal nodes
@@ -176,7 +218,7 @@ def _search(needs: Sequence[Need], pool: dict[int, int], budget: int) -> bool:
         if key in seen:
             return False
         nodes += 1
-        if nodes > budget:
+        if nodes % CLOCK_EVERY == 0 and perf_counter() > deadline:
             raise Undecided
         value = values[i]
         for shares in _shares(state, value, counts[i]):

@@ -4,7 +4,9 @@ drawn from one set at once."""
 from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
+from time import perf_counter
 
+from .. import fill
 from ..fill import Need, Undecided, can_fill, pool_counts
 from ..text import Text, _
 from ..tiles import (
@@ -189,9 +191,11 @@ def check_11_hands_fill_at_once(table: _Table, hands: list[_Hand]) -> list[Round
         others = None if hand.tiles_left is None else hand.tiles_left - (1 if hand.double_blank else 0)
         return Need(hand.pips, others)
 
+    deadline = perf_counter() + fill.TIME_BUDGET  # for the whole check, every group tried below
+
     def possible(group: Sequence[_Hand]) -> bool | None:
         try:
-            return can_fill([need(hand) for hand in group], pool)
+            return can_fill([need(hand) for hand in group], pool, deadline)
         except Undecided:
             return None  # too costly to settle
 
