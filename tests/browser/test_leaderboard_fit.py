@@ -171,7 +171,7 @@ def check_player_page(page, player, words: str, shot: str):
 
 def test_the_leaderboard_is_a_column_of_cards_that_fits_a_phone_with_the_leader_and_the_newcomer_in_words(phone, club):
     log_in(phone, club["user"].email)
-    check_leaderboard(phone, "en", "60-leaderboard")
+    check_leaderboard(phone, "en", "board-fit-leaderboard")
 
 
 def test_the_leaderboard_order_and_filters_are_menus_in_reach_that_keep_what_was_chosen(phone, club):
@@ -192,18 +192,18 @@ def test_the_leaderboard_order_and_filters_are_menus_in_reach_that_keep_what_was
     expect(card(phone, LEADER).locator(".board-figures dt")).to_have_text(["Wins", "Games", "Average", "Went out"])
     expect(phone.locator("#leaderboard .board-name").first).to_have_text(LEADER)
     assert_fits_a_phone(phone)
-    screenshot(phone, "61-leaderboard-sorted")
+    screenshot(phone, "board-fit-leaderboard-sorted")
 
 
 def test_a_player_page_leads_with_four_figures_and_a_chart_and_folds_the_rest_within_a_phone(phone, club):
     log_in(phone, club["user"].email)
-    check_player_page(phone, club["leader"], TOP_WORDS["en"], "62-player-leader")
+    check_player_page(phone, club["leader"], TOP_WORDS["en"], "board-fit-player-leader")
     expect(phone.locator("#totals-chart svg")).to_be_visible()
-    check_player_page(phone, club["newcomer"], NEW_WORDS["en"], "63-player-newcomer")
+    check_player_page(phone, club["newcomer"], NEW_WORDS["en"], "board-fit-player-newcomer")
 
 
 def test_the_leaderboard_and_a_player_page_read_in_spanish_and_fit_a_phone(telefono, club):
     log_in(telefono, club["user"].email)
-    check_leaderboard(telefono, "es", "64-leaderboard-spanish")
+    check_leaderboard(telefono, "es", "board-fit-leaderboard-spanish")
     expect(telefono.locator("form.filters label")).to_have_text(["Orden", "Juego de fichas", "Periodo"])
-    check_player_page(telefono, club["leader"], TOP_WORDS["es"], "65-player-spanish")
+    check_player_page(telefono, club["leader"], TOP_WORDS["es"], "board-fit-player-spanish")

@@ -66,3 +66,24 @@ def test_the_game_page_draws_running_totals(client, user, history):
     game = Game.objects.filter(created_by=user).first()
     html = client.get(reverse("game", args=[game.pk])).content.decode()
     assert 'aria-label="Running totals per player after each round"' in html
+
+
+def test_the_leaderboard_says_each_rating_in_words_relative_to_the_table_not_as_a_formula(client, user, history):
+    newcomer = PlayerFactory(owner=user, name="Eve")
+    client.force_login(user)
+    response = client.get(reverse("leaderboard"))
+    html = response.content.decode()
+    cards = {card["row"].name: card for card in response.context["cards"]}
+    assert cards["Eve"]["standing"] == "new" and str(cards["Eve"]["words"]) == "new: a few more games to tell"
+    assert {card["standing"] for card in cards.values()} <= {"top", "high", "level", "low", "new"}
+    assert "uncertainty" not in html and "<table" not in html
+    assert html.count('class="board-card"') == len(cards) == 5
+    player = client.get(reverse("player", args=[newcomer.pk])).content.decode()
+    assert player.count("<details") >= 2 and 'id="rating">new: a few more games to tell<' in player
+
+
+def test_the_leaderboard_shows_the_figure_it_is_sorted_by_when_a_card_does_not(client, user, history):
+    client.force_login(user)
+    cards = client.get(reverse("leaderboard"), {"sort": "-went_out"}).context["cards"]
+    assert [card["extra"][1] for card in cards] == sorted((card["row"].went_out for card in cards), reverse=True)
+    assert all(card["extra"] is None for card in client.get(reverse("leaderboard")).context["cards"])
