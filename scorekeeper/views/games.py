@@ -31,7 +31,7 @@ SAMPLE_ROUNDS = [
     RoundResult(0, {1: 0, 2: 37, 3: 19}),
     RoundResult(1, {1: 62, 2: 0, 3: 8}),
     RoundResult(2, {1: 14, 2: 21, 3: 0}),
-    RoundResult(4, {1: 0, 2: 9, 3: 55}),
+    RoundResult(3, {1: 0, 2: 9, 3: 55}),  # in order, 12-12 down to 9-9: no double skipped unseen
 ]
 
 

@@ -216,6 +216,8 @@ def test_a_visitor_sees_what_the_app_does_a_sample_sheet_and_the_way_in(client):
         assert f'href="{reverse(name)}"' in html
     # The sample is scored by the rules module: Ana 0+62+14+0, Bea 37+0+21+9, Carlos 19+8+0+55.
     assert '<strong class="running">76</strong>' in html and "Leading: Bea with 67" in html
+    doubles = re.findall(r'<th scope="row">(\d+)-\1</th>', html.split('id="sample-sheet"')[1].split("</table>")[0])
+    assert doubles == ["12", "11", "10", "9", "8"]  # in order: 8-8 is the next round
 
 
 def test_the_rules_page_explains_how_to_play(client):
