@@ -1,8 +1,6 @@
 """Page forms. They parse input; the services and the rules module decide what is allowed."""
 
 from django import forms
-from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -113,7 +111,9 @@ class NewGameForm(forms.Form):
     def __init__(self, *args, scorebook, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["players"].queryset = Player.objects.filter(scorebook=scorebook)
-        self.fields["name"].widget.attrs["placeholder"] = date_format(timezone.localdate(), "l j M")
+        from .services import default_game_name  # the services read the forms' choices
+
+        self.fields["name"].widget.attrs["placeholder"] = default_game_name(scorebook)  # what an empty name becomes
 
     def clean_seat_order(self) -> list[int]:
         """The page's script writes the tapped players' ids here, comma-separated."""

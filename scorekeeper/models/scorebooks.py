@@ -5,7 +5,8 @@ import secrets
 from django.conf import settings
 from django.db import IntegrityError, models, transaction
 from django.db.models import Exists, OuterRef, Q, Subquery
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext_lazy as _
 
 from .common import INVITE_LIFETIME, ReaderRole, Role
 
@@ -25,6 +26,18 @@ class ScorebookQuerySet(models.QuerySet):
     def for_user(self, user):
         """The scorebooks `user` belongs to, each with `role`: theirs."""
         return self.filter(pk__in=member_of(user)).annotate(role=role_of(user, "pk"))
+
+
+PERSONAL_NAME = _("{name}'s scorebook")  # a personal scorebook's, after its owner: "Ana's scorebook"
+
+
+def personal_name(owner_name: str, language: str | None = None) -> str:
+    """The name a personal scorebook starts with: its owner's (`owner_name`: the first name, else
+    the email's part before @), in `language` (the page's, by default), within the 80 characters."""
+    with translation.override(language or translation.get_language()):
+        words = str(PERSONAL_NAME)
+    room = 80 - len(words.format(name=""))
+    return words.format(name=owner_name.strip()[:room].strip() or "?")
 
 
 class Scorebook(ReaderRole, models.Model):
@@ -58,7 +71,8 @@ class Scorebook(ReaderRole, models.Model):
         if book is None:
             try:
                 with transaction.atomic():
-                    book = cls.objects.create(name="Personal", personal_of=user)
+                    name = personal_name(user.short_name, user.language or None)
+                    book = cls.objects.create(name=name, personal_of=user)
                     Membership.objects.create(scorebook=book, user=user, role=Role.OWNER, last_used_at=timezone.now())
             except IntegrityError:  # made at the same moment by another request
                 book = cls.objects.get(personal_of=user)

@@ -5,7 +5,9 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from .. import ratings
 from ..errors import Conflict, InvalidInput
@@ -48,6 +50,15 @@ def create_game(
             [PlayerRecord(player_id=pk, tile_set=rules.tile_set) for pk in player_ids], ignore_conflicts=True
         )
     return game
+
+
+def default_game_name(scorebook: Scorebook, day=None) -> str:
+    """A new game's name when none is given: "Game 3 · Mon 23 Nov", numbered among the scorebook's
+    games (the trash's too, so no two share a number), the day in the page's language."""
+    number = Game.objects.filter(scorebook=scorebook).count() + 1
+    # Translators: the day in a new game's name, as Django's date format ("Mon 23 Nov"; Spanish months are lowercase: "D j b").
+    day = date_format(day or timezone.localdate(), pgettext("day in a game's name", "D j M"))
+    return _("Game {number} · {day}").format(number=number, day=day)
 
 
 def table_of(scorebook: Scorebook, rules: GameRules, player_ids: list[int]) -> tuple[dict[int, Player], dict]:

@@ -7,8 +7,6 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -72,7 +70,7 @@ def new_game(request):
                 scorebook=book,
                 players=form.seated_player_ids(),
                 rules=form.game_rules(),
-                name=form.cleaned_data["name"] or date_format(timezone.localdate(), "l j M"),
+                name=form.cleaned_data["name"] or services.default_game_name(book),
             )
         except services.InvalidInput as invalid:
             for field, problems in invalid.errors.items():
@@ -169,7 +167,7 @@ def rematch(request, pk):
         scorebook=old.scorebook,
         players=[seat.player_id for seat in old.seats.all()],
         rules=old.rules,
-        name=old.name,
+        name=services.default_game_name(old.scorebook),  # its own number: two games of a night are told apart
     )
     messages.success(request, _("New game with the same table and rules."))
     return redirect("game", pk=new.pk)
@@ -191,11 +189,10 @@ def delete_game(request, pk):
 
 @login_required
 def history(request):
-    games = (
-        games_of(request.user).filter(scorebook=scorebooks.current(request.user)).finished().order_by("-finished_at")
-    )
+    book = scorebooks.current(request.user)
+    games = games_of(request.user).filter(scorebook=book).finished().order_by("-finished_at")
     page = Paginator(games, 20).get_page(request.GET.get("page"))
-    return render(request, "scorekeeper/history.html", {"page": page})
+    return render(request, "scorekeeper/history.html", {"page": page, "scorebook": book})
 
 
 def blank_sheet(request):

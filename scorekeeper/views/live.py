@@ -29,7 +29,7 @@ def share_game(request, pk):
 def revoke_share(request, pk):
     live.revoke(game=game_to_write(request.user, pk))
     messages.success(request, _("The live link is stopped."))
-    return redirect("game", pk=pk)
+    return redirect(reverse("game", kwargs={"pk": pk}) + "#live-share")
 
 
 def _live(request, token, template):

@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.db.models import Count, F
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -48,10 +49,14 @@ def scorebook(request, pk):
     code = request.GET.get("invite")
     if code and book.role == "owner":
         invite = book.invites.unused().filter(code=code).first()
+    members = list(book.memberships.select_related("user").order_by("joined_at", "id"))
+    owners = sum(member.role == Role.OWNER for member in members)
     context = {
         "book": book,
         "form": form,
-        "members": book.memberships.select_related("user").order_by("joined_at", "id"),
+        "members": members,
+        # The last owner cannot leave (scorebooks.remove_member refuses): no Leave button to refuse with.
+        "can_leave": not (book.role == Role.OWNER and owners == 1),
         "invite_form": InviteForm(),
         "invite": invite,
         "invite_url": request.build_absolute_uri(reverse("invite", kwargs={"code": invite.code})) if invite else "",
@@ -94,13 +99,17 @@ def invite_qr(request, code):
     return qr_svg(request.build_absolute_uri(reverse("invite", kwargs={"code": invite.code})), _("Invite QR code"))
 
 
-@login_required
 def invite(request, code):
-    """Join a scorebook from an invite link: say what it is, then one tap. Signing up on the way
-    comes back here (allauth keeps `next`)."""
+    """Join a scorebook from an invite link: say who invites you to which scorebook as what, then
+    one tap. Signed out, the same words and the way to sign up or log in, which comes back here
+    (allauth keeps `next`); joining itself needs an account."""
     found = Invite.objects.usable_by(request.user).filter(code=code).select_related("scorebook", "created_by").first()
     if found is None:
         raise Http404(_("This invite does not exist, has expired or was already used."))
+    if not request.user.is_authenticated:
+        if request.method == "POST":
+            return redirect_to_login(request.get_full_path())
+        return render(request, "scorekeeper/invite.html", {"invite": found, "member": None})
     if request.method == "POST":
         book = scorebooks.accept(code=code, user=request.user)
         scorebooks.switch(request.user, book)

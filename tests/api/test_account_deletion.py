@@ -5,6 +5,7 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.db import models
 from django.test import Client
+from django.utils.html import escape
 
 from scorekeeper.models import Game, Membership, Player, Round, Scorebook
 from tests.api.conftest import round_body, start_game
@@ -42,7 +43,8 @@ def test_deleting_an_account_hands_shared_scorebooks_over_and_leaves_nothing_of_
     client = Client()
     client.force_login(app.user)
     page = client.get("/me/delete/").content.decode()
-    assert "Personal</strong>: deleted, with its games and players" in page
+    personal = escape(Scorebook.objects.get(personal_of=app.user).name)  # named after its owner
+    assert f"{personal}</strong>: deleted, with its games and players" in page
     assert f"Club</strong>: handed over: {other_app.user.email} becomes its owner" in page
     assert "Type your email address exactly" in client.post("/me/delete/", {"confirm": "nope"}).content.decode()
     assert client.post("/me/delete/", {"confirm": app.user.email.upper()}).status_code == 302

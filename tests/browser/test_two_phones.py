@@ -107,9 +107,10 @@ def test_an_invite_link_brings_a_new_person_in_through_sign_up(family, browser, 
     screenshot(ann, "19-invite")
     context = browser.new_context(viewport=PHONE, base_url=live_server.url, is_mobile=True, has_touch=True)
     newcomer = context.new_page()
-    newcomer.goto(link)
-    assert "/accounts/login/" in newcomer.url and "next=" in newcomer.url
-    newcomer.get_by_role("link", name="Sign up").first.click()
+    newcomer.goto(link)  # signed out: the invite says what it is, and signing up comes back to it
+    expect(newcomer.locator("main")).to_contain_text("ann@family.example invites you to keep score together")
+    newcomer.get_by_role("link", name="Sign up and join").click()
+    newcomer.wait_for_url(lambda url: "/accounts/signup/" in url and "next=" in url)
     newcomer.locator("#id_email").fill("newcomer@family.example")
     newcomer.locator("#id_password1").fill("table-talk-42")
     newcomer.locator("#id_password2").fill("table-talk-42")

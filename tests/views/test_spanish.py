@@ -19,7 +19,7 @@ from django.utils.formats import date_format
 from scorekeeper import live as live_links
 from scorekeeper import scorebooks, services
 from scorekeeper.demo import play_game
-from scorekeeper.models import Game
+from scorekeeper.models import Game, Scorebook
 from scorekeeper.rules.game import GameRules
 from scorekeeper.rules.rounds import EntryInput, InvalidRound, Seat, score_round
 from scorekeeper.rules.text import English
@@ -155,6 +155,8 @@ def night():
     """A scorebook the way a Spanish-speaking table leaves it after an evening: a finished game,
     one in progress with a correction, one in the trash, and a live link."""
     user = UserFactory(email="lupe@example.com")
+    with translation.override("es"):  # she signed up in Spanish: her scorebook is "Libreta de lupe"
+        Scorebook.personal_for(user)
     ids = [PlayerFactory(owner=user, name=name).pk for name in NAMES]
     rules = GameRules(tile_set=6)
     finished = services.import_game(

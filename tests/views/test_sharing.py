@@ -1,0 +1,224 @@
+"""Sharing that lands (issue 22): links that answer where the tap was, an invite that says what it
+is before signing in, scorebooks named after their owners, games numbered with their day, and the
+finished game's picture only where its card is shown."""
+
+import datetime
+import random
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.formats import date_format
+
+from scorekeeper import live, scorebooks, services
+from scorekeeper.demo import play_game
+from scorekeeper.models import Game, Invite, Membership, Scorebook
+from scorekeeper.rules.game import GameRules
+from tests.factories import PlayerFactory, UserFactory, make_game
+from tests.roles import make_club
+
+pytestmark = pytest.mark.django_db
+
+
+def signed_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+# Scorebooks named after their owners
+
+
+def test_a_new_personal_scorebook_is_named_after_its_owners_first_name_else_their_email():
+    assert Scorebook.personal_for(UserFactory(email="ana.p@example.com", first_name="Ana")).name == "Ana's scorebook"
+    assert Scorebook.personal_for(UserFactory(email="bea.q@example.com")).name == "bea.q's scorebook"
+    with translation.override("es"):  # signed up on a page in Spanish
+        assert Scorebook.personal_for(UserFactory(email="chuy@example.com")).name == "Libreta de chuy"
+    spanish = UserFactory(email="lupe@example.com", language="es")  # the language chosen in the menu wins
+    assert Scorebook.personal_for(spanish).name == "Libreta de lupe"
+
+
+def test_a_very_long_owner_name_still_makes_a_name_that_fits():
+    book = Scorebook.personal_for(UserFactory(email="x@example.com", first_name="Maria Guadalupe " * 9))
+    assert len(book.name) <= 80 and book.name.endswith("'s scorebook") and book.name.startswith("Maria Guadalupe")
+
+
+def test_sign_up_names_the_scorebook_in_the_language_of_the_page():
+    client = Client()
+    response = client.post(
+        reverse("account_signup"),
+        {"email": "tona@example.com", "password1": "table-talk-42", "password2": "table-talk-42"},
+        HTTP_ACCEPT_LANGUAGE="es",
+    )
+    assert response.status_code == 302
+    assert Scorebook.objects.get(personal_of__email="tona@example.com").name == "Libreta de tona"
+
+
+def test_whoever_joins_anothers_personal_scorebook_tells_the_two_apart():
+    ann, bea = UserFactory(email="ann@example.com"), UserFactory(email="bea@example.com")
+    code = scorebooks.invite(book=Scorebook.personal_for(ann), role="owner", by=ann, invite_role="scorer").code
+    client = signed_in(bea)
+    assert client.post(reverse("invite", args=[code])).status_code == 302
+    page = client.get(reverse("scorebooks")).content.decode()
+    assert "ann&#x27;s scorebook" in page and "bea&#x27;s scorebook" in page and ">Personal<" not in page
+
+
+# New games numbered with their day
+
+
+def test_a_game_without_a_name_is_numbered_in_its_scorebook_with_its_day_in_the_pages_language():
+    game = make_game(tile_set=6)  # the scorebook's first game
+    monday = datetime.date(2026, 11, 23)
+    assert services.default_game_name(game.scorebook, monday) == "Game 2 · Mon 23 Nov"
+    with translation.override("es"):  # Spanish weekdays and months are lowercase
+        assert services.default_game_name(game.scorebook, monday) == "Partida 2 · lun 23 nov"
+    other = Scorebook.personal_for(UserFactory())
+    assert services.default_game_name(other, monday) == "Game 1 · Mon 23 Nov"  # counted per scorebook
+
+
+def test_two_games_of_one_night_and_a_rematch_each_get_their_own_number(client, user):
+    ids = [PlayerFactory(owner=user, name=name).pk for name in ("Ann", "Ben")]
+    client.force_login(user)
+    today = date_format(timezone.localdate(), "D j M")
+    form = {"players": ids, "seat_order": ",".join(map(str, ids)), "tile_set": 6, "double_blank_penalty": 50,
+            "end_on_double_penalty": 50, "name": ""}  # fmt: skip
+    page = client.get(reverse("new_game")).content.decode()
+    assert f'placeholder="Game 1 · {today}"' in page  # what an empty name becomes
+    for _ in range(2):
+        assert client.post(reverse("new_game"), form).status_code == 302
+    first, second = Game.objects.order_by("pk")
+    assert (first.name, second.name) == (f"Game 1 · {today}", f"Game 2 · {today}")
+    client.post(reverse("rematch", args=[second.pk]))
+    assert Game.objects.order_by("pk").last().name == f"Game 3 · {today}"
+    form["name"] = "Friday"
+    client.post(reverse("new_game"), form)
+    assert Game.objects.order_by("pk").last().name == "Friday"  # a name given is kept
+
+
+# Links that land where the tap was
+
+
+def test_making_renewing_and_stopping_the_live_link_answer_at_the_sharing_section(client, user, game):
+    client.force_login(user)
+    for name in ("share_game", "share_game", "revoke_share"):
+        response = client.post(reverse(name, args=[game.pk]))
+        assert response["Location"] == reverse("game", args=[game.pk]) + "#live-share"
+
+
+def test_the_live_section_holds_the_qr_code_the_link_copy_and_share_and_undo_sits_with_the_rounds(client, user):
+    game = make_game(owner=user, tile_set=6)
+    live.share(game=game, by=user)
+    client.force_login(user)
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    section = page[page.index('id="live-share"') : page.index("</section>", page.index('id="live-share"'))]
+    for part in ('id="live-qr"', 'id="live-url"', 'data-copy="live-url"', 'data-share-url="http://testserver/live/',
+                 "Stop sharing", "New link"):  # fmt: skip
+        assert part in section, part
+    assert 'id="game-actions"' not in section and page.index('id="game-actions"') < page.index('id="live-share"')
+    assert '<summary class="disclosure">Rename or delete this game</summary>' in page
+
+
+def test_an_invite_answers_at_the_invite_section_with_its_link_to_copy_and_share(client, user):
+    client.force_login(user)
+    book = scorebooks.current(user)
+    response = client.post(reverse("create_invite", args=[book.pk]), {"role": "viewer"})
+    assert response["Location"].endswith("#invite")
+    page = client.get(response["Location"]).content.decode()
+    section = page[page.index('id="invite"') : page.index("</section>", page.index('id="invite"'))]
+    for part in ('id="invite-qr"', 'id="invite-url"', 'data-copy="invite-url"', 'data-share-url="http://testserver/invites/',
+                 "Make another invite link"):  # fmt: skip
+        assert part in section, part
+
+
+# The invite, signed out
+
+
+@pytest.fixture
+def family():
+    ann = UserFactory(email="ann@family.example")
+    book = scorebooks.create(by=ann, name="Family")
+    return ann, book, scorebooks.invite(book=book, role="owner", by=ann, invite_role="viewer")
+
+
+def test_an_invite_opened_signed_out_names_who_invites_to_which_scorebook_as_what(client, family):
+    _ann, _book, invite = family
+    path = reverse("invite", args=[invite.code])
+    page = client.get(path).content.decode()
+    assert "<h1>Join Family</h1>" in page
+    assert "ann@family.example invites you to keep score together, as <strong>Viewer</strong>" in page
+    assert f'href="/accounts/signup/?next={path}"' in page and f'href="/accounts/login/?next={path}"' in page
+    assert "csrfmiddlewaretoken" not in page.split("<main")[1].split("</main>")[0]  # no join button to refuse
+
+
+def test_joining_signed_out_asks_to_log_in_and_changes_nothing(client, family):
+    _ann, book, invite = family
+    response = client.post(reverse("invite", args=[invite.code]))
+    assert response.status_code == 302 and response["Location"].startswith(reverse("account_login"))
+    assert Membership.objects.filter(scorebook=book).count() == 1
+    assert Invite.objects.get(pk=invite.pk).accepted_at is None
+
+
+def test_a_used_or_unknown_invite_says_nothing_signed_out_either(client, family):
+    _ann, _book, invite = family
+    scorebooks.accept(code=invite.code, user=UserFactory())
+    assert client.get(reverse("invite", args=[invite.code])).status_code == 404
+    assert client.get(reverse("invite", args=["no-such-code"])).status_code == 404
+
+
+def test_sign_up_from_the_invite_comes_back_to_it_and_joins(client, family):
+    _ann, book, invite = family
+    path = reverse("invite", args=[invite.code])
+    response = client.post(
+        f"{reverse('account_signup')}?next={path}",
+        {"email": "newcomer@family.example", "password1": "table-talk-42", "password2": "table-talk-42", "next": path},
+    )
+    assert response.status_code == 302 and response["Location"] == path
+    assert "Join Family" in client.get(path).content.decode()
+    assert client.post(path).status_code == 302
+    assert Membership.objects.get(scorebook=book, user__email="newcomer@family.example").role == "viewer"
+
+
+# Friction
+
+
+def test_the_sole_owner_sees_no_leave_button_only_why(client):
+    club = make_club()
+    page = signed_in(club.users["owner"]).get(reverse("scorebook", args=[club.book.pk])).content.decode()
+    assert ">Leave<" not in page and "The only owner: to leave, make someone else an owner first." in page
+    assert ">Leave<" in signed_in(club.users["scorer"]).get(reverse("scorebook", args=[club.book.pk])).content.decode()
+    Membership.objects.filter(scorebook=club.book, user=club.users["scorer"]).update(role="owner")
+    assert ">Leave<" in signed_in(club.users["owner"]).get(reverse("scorebook", args=[club.book.pk])).content.decode()
+    alone = UserFactory()
+    page = signed_in(alone).get(reverse("scorebook", args=[Scorebook.personal_for(alone).pk])).content.decode()
+    assert ">Leave<" not in page and "The only owner" not in page  # nobody to hand it to: nothing to say
+
+
+def test_the_history_page_names_its_scorebook(client, user):
+    client.force_login(user)
+    page = client.get(reverse("history")).content.decode()
+    name = Scorebook.personal_for(user).name.replace("'", "&#x27;")
+    assert f'id="current-scorebook">{name}</a>' in page
+
+
+# The finished game's picture: drawn from the card, only where the card is shown
+
+
+@pytest.fixture
+def finished(user):
+    ids = [PlayerFactory(owner=user, name=name).pk for name in ("Ann", "Ben", "Cy")]
+    rules = GameRules(tile_set=6)
+    return services.import_game(by=user, players=ids, rules=rules, rounds=play_game(rules, ids, random.Random(3)))
+
+
+def test_the_picture_of_a_finished_game_is_offered_to_members_and_the_live_link_only(client, user, finished):
+    client.force_login(user)
+    page = client.get(reverse("game", args=[finished.pk])).content.decode()
+    assert "data-card-picture" in page and f'data-card-title="{finished}"' in page
+    assert signed_in(UserFactory()).get(reverse("game", args=[finished.pk])).status_code == 404  # a non-member
+    assert Client().get(reverse("game", args=[finished.pk])).status_code == 302  # signed out: log in first
+    link = live.share(game=finished, by=user)
+    assert "data-card-picture" in Client().get(reverse("live", args=[link.token])).content.decode()
+    live.revoke(game=finished)
+    response = Client().get(reverse("live", args=[link.token]))
+    assert response.status_code == 404 and "data-card-picture" not in response.content.decode()
