@@ -79,7 +79,34 @@ def stylesheet() -> str:
         chart.add("", [0])
     css = "".join(_STYLE.findall(chart.render(is_unicode=True)))
     css = css.replace("&gt;", ">").replace("&lt;", "<").replace("&amp;", "&")
-    return _CHART_ID.sub(f".{CHART_CLASS}", css) + f"\n.{CHART_CLASS} .tooltip{{opacity:0}}\n"
+    return _CHART_ID.sub(f".{CHART_CLASS}", css) + f"\n.{CHART_CLASS} .tooltip{{opacity:0}}\n" + _series_styles()
+
+
+# Lines told apart beyond colour: each series its own dash, every other one hollow dots; the
+# legend's key is drawn the same way (an outline with the line's dash).
+DASHES = ("none", "9 4", "2 3", "12 3 2 3", "5 5", "16 5", "2 2 8 2", "7 2 2 2 2 2", "1 4", "11 2 2 2")
+
+
+def _series_styles() -> str:
+    rules = []
+    for index, dash in enumerate(DASHES):
+        serie, key = f".{CHART_CLASS} .serie-{index}", f".{CHART_CLASS} #activate-serie-{index} rect"
+        rules.append(f"{serie} .line{{stroke-dasharray:{dash};stroke-width:2.5}}")
+        rules.append(f"{key}{{stroke-dasharray:{dash};stroke-width:3}}")
+        if index % 2:
+            rules.append(f"{serie} .dot{{fill:#fff;stroke-width:2}}")
+            rules.append(f"{key}{{fill:#fff}}")
+    return "\n".join(rules) + "\n"
+
+
+LABELS = 6  # x labels a 390 px chart shows side by side ("12-12" is about 45 px)
+
+
+def thinned(labels: list[str], most: int = LABELS) -> list[str]:
+    """The labels a narrow chart shows: at most `most`, evenly spread, the first and the last among them."""
+    if len(labels) <= most:
+        return list(labels)
+    return [labels[round(step * (len(labels) - 1) / (most - 1))] for step in range(most)]
 
 
 LEGEND_ROW = 1.5 * 15  # pygal's row height: 1.5 times the legend font (15 px)
@@ -103,7 +130,9 @@ def _line(label: str, options: tuple, x_labels: tuple, series: tuple) -> SafeStr
     table, every reload). A new round or a renamed player makes a new key."""
     chart = pygal.Line(**(OPTIONS | dict(options)))
     chart.x_labels = list(x_labels)
-    for name, values in series:  # a point is a value, or (value, label)
+    for name, values in series:  # a point is a value, or (value, label); a name is a text, or (short, full)
+        if isinstance(name, tuple):
+            name = {"title": name[0], "tooltip": name[1]}  # the key shows the short name, its title the full one
         chart.add(name, [{"value": v[0], "label": v[1]} if isinstance(v, tuple) else v for v in values])
     return _render(chart, label)
 
@@ -113,13 +142,20 @@ def running_totals(sheet) -> SafeString | None:
     played = [row for row in sheet.rows if row.round]
     if not played:
         return None
+    doubles = [f"{row.starting_double}-{row.starting_double}" for row in played]
     return _line(
         _("Running totals per player after each round"),
-        (("title", _("Running totals (by starting double)")), *legend_room(len(sheet.seats)).items()),
-        tuple(f"{row.starting_double}-{row.starting_double}" for row in played),
+        (
+            ("title", _("Running totals (by starting double)")),
+            ("truncate_label", -1),
+            ("x_labels_major", tuple(thinned(doubles))),
+            ("show_minor_x_labels", False),
+            *legend_room(len(sheet.seats)).items(),
+        ),
+        tuple(doubles),
         tuple(
-            (seat.player.name, tuple(row.cells[index].total for row in played))
-            for index, seat in enumerate(sheet.seats)
+            ((column.short, column.name), tuple(row.cells[index].total for row in played))
+            for index, column in enumerate(sheet.columns)
         ),
     )
 

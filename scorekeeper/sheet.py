@@ -10,8 +10,12 @@ from django.utils.translation import gettext as _
 
 from .models import Game, Round, Seat
 from .rules.deal import DealHint, suggested_deal
+from .rules.names import short_names
+from .rules.places import moves
 from .rules.scoring import GameState, SeatState
 from .selectors import game_state
+
+WIDE = 6  # players a sheet shows side by side on a phone held upright
 
 
 @dataclass
@@ -20,7 +24,24 @@ class Cell:
     total: int | None = None
     went_out: bool = False
     penalty: int = 0
-    penalty_note: str = ""  # which penalties the score holds, for the badge's title
+    marks: list[tuple[str, str]] = field(default_factory=list)  # the penalties the score holds: kind, in words
+    lead: bool = False  # in the column of a player who leads
+
+
+@dataclass
+class Column:
+    """A player's column: the short name its head shows (the full one for its title), the player's
+    total, place and how many places they went up (+) or down (-) in the last round."""
+
+    seat: SeatState
+    short: str
+    name: str
+    move: int = 0
+    lead: bool = False  # leads the game (nobody does before the first round)
+
+    @property
+    def moved(self) -> int:
+        return abs(self.move)
 
 
 @dataclass
@@ -40,6 +61,17 @@ class Sheet:
     rows: list[Row]
     state: GameState
     deal: DealHint
+    columns: list[Column] = field(default_factory=list)
+
+    @property
+    def ranked_columns(self) -> list[Column]:
+        """The columns in the order of the standings (the leaders first)."""
+        return sorted(self.columns, key=lambda column: column.seat.place)
+
+    @property
+    def wide(self) -> bool:
+        """More columns than a phone held upright shows at once: the sheet says there are more."""
+        return len(self.seats) > WIDE
 
     @property
     def next_double(self) -> int | None:
@@ -89,7 +121,7 @@ def build_sheet(game: Game, seats: list[Seat], rounds: list[Round] | None = None
             for seat, score, total in zip(seats, line.scores, line.totals, strict=True):
                 entry = by_player.get(seat.player_id)
                 row.cells.append(
-                    Cell(score, total, entry.went_out, entry.penalty, _penalty_note(entry, rules))
+                    Cell(score, total, entry.went_out, entry.penalty, _penalty_marks(entry, rules))
                     if entry is not None
                     else Cell(score, total)
                 )
@@ -100,13 +132,27 @@ def build_sheet(game: Game, seats: list[Seat], rounds: list[Round] | None = None
         if position < state.show_until:
             row.marker = state.marker_after(rules, position)
         rows.append(row)
-    return Sheet(game, seats, rows, state, suggested_deal(game.tile_set, len(seats)))
+    lines = state.rounds
+    before = lines[-2].totals if len(lines) > 1 else None
+    moved = moves(before, lines[-1].totals) if lines else (0,) * len(seats)
+    started = bool(lines)  # nobody leads before the first round
+    names = [seat.name for seat in state.seats]
+    columns = [
+        Column(seat, short, seat.name, move, started and seat.rank == 1)
+        for seat, short, move in zip(state.seats, short_names(names), moved, strict=True)
+    ]
+    for row in rows:
+        for cell, column in zip(row.cells, columns, strict=False):
+            cell.lead = column.lead
+    return Sheet(game, seats, rows, state, suggested_deal(game.tile_set, len(seats)), columns)
 
 
-def _penalty_note(entry, rules) -> str:
-    notes = []
+def _penalty_marks(entry, rules) -> list[tuple[str, str]]:
+    """The marks beside a score that holds penalties: "blank" (caught with the 0-0) and "double"
+    (went out on a double), each with what it cost in words."""
+    marks = []
     if entry.double_blank and rules.double_blank_penalty:
-        notes.append(_("caught with the 0-0: +{points}").format(points=rules.double_blank_penalty))
+        marks.append(("blank", _("caught with the 0-0: +{points}").format(points=rules.double_blank_penalty)))
     if entry.ended_on_double and rules.end_on_double_penalty:
-        notes.append(_("went out on a double: +{points}").format(points=rules.end_on_double_penalty))
-    return "; ".join(notes)
+        marks.append(("double", _("went out on a double: +{points}").format(points=rules.end_on_double_penalty)))
+    return marks

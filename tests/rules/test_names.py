@@ -3,6 +3,7 @@
 import pytest
 
 from scorekeeper.rules.names import graphemes, short_names
+from scorekeeper.rules.places import moves, ranks
 
 
 def test_a_long_name_becomes_its_first_word_and_the_next_word_s_initial():
@@ -84,3 +85,15 @@ def test_every_table_gets_names_that_differ():
     names = ["Ann Lee", "Ann Lee", "Ann Leigh", "Ann", "ann", "Ann L", "  ", "Ann Lee Smith"]
     shown = short_names(names)
     assert len(set(shown)) == len(names)
+
+
+def test_equal_totals_share_a_place_and_the_lowest_leads():
+    assert ranks([40, 12, 40, 7]) == (3, 2, 3, 1)
+
+
+def test_a_round_moves_players_up_and_down_by_the_places_they_change():
+    assert moves([10, 20, 30], [35, 25, 30]) == (-2, 1, 1)
+
+
+def test_nothing_moves_in_the_first_round():
+    assert moves(None, [0, 5, 9]) == (0, 0, 0)
