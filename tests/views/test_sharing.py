@@ -222,3 +222,29 @@ def test_the_picture_of_a_finished_game_is_offered_to_members_and_the_live_link_
     live.revoke(game=finished)
     response = Client().get(reverse("live", args=[link.token]))
     assert response.status_code == 404 and "data-card-picture" not in response.content.decode()
+
+
+# In Spanish
+
+
+def test_an_invite_opened_signed_out_reads_in_spanish(client, family):
+    from tests.views.test_spanish import SPANISH, english_left
+
+    _ann, _book, invite = family
+    html = client.get(reverse("invite", args=[invite.code]), **SPANISH).content.decode()
+    assert "te invita a anotar juntos, como <strong>Lector</strong>" in html
+    assert "Crear una cuenta y unirme" in html and "Ya tengo cuenta: iniciar sesión" in html
+    assert english_left(html) == []
+
+
+def test_a_game_started_in_spanish_is_named_in_spanish(client, user):
+    from tests.views.test_spanish import SPANISH
+
+    ids = [PlayerFactory(owner=user, name=name).pk for name in ("Lupe", "Chuy")]
+    client.force_login(user)
+    form = {"players": ids, "seat_order": ",".join(map(str, ids)), "tile_set": 6, "double_blank_penalty": 50,
+            "end_on_double_penalty": 50, "name": ""}  # fmt: skip
+    assert client.post(reverse("new_game"), form, **SPANISH).status_code == 302
+    with translation.override("es"):
+        today = date_format(timezone.localdate(), "D j b")  # lowercase: "lun 23 nov"
+    assert Game.objects.get().name == f"Partida 1 · {today}" and today == today.lower()
