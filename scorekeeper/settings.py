@@ -194,6 +194,10 @@ ACCOUNT_LOGIN_ON_PASSWORD_RESET = True
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 HEADLESS_CLIENTS = ("app", "browser")
 HEADLESS_ONLY = False
+# allauth's own OpenAPI document of sign-up, login and logout, at /_allauth/openapi.json (and .yaml);
+# browsable at /api/docs/sign-in/ (Swagger UI from the sidecar). Its HTML page loads Redoc from a CDN: off.
+HEADLESS_SERVE_SPECIFICATION = True
+HEADLESS_SPECIFICATION_TEMPLATE_NAME = None
 
 # Mail: printed to the console unless MAIL_BACKEND says otherwise (SMTP in production).
 MAIL_BACKEND = os.environ.get(
@@ -232,7 +236,9 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Chicken Foot Scorekeeper API",
-    "DESCRIPTION": "Players, games, rounds and reports. Authenticate with allauth's app client (X-Session-Token).",
+    "DESCRIPTION": "Players, games, rounds and reports. Authenticate with allauth's app client (X-Session-Token): "
+    "sign-up, login and logout are django-allauth's headless API, described by its own OpenAPI document "
+    "[/_allauth/openapi.json](/_allauth/openapi.json), browsable at [/api/docs/sign-in/](/api/docs/sign-in/).",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
@@ -243,6 +249,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "scorekeeper.http.errors.document_refused_input",  # a NUL anywhere: 400 on every operation
+        "scorekeeper.api.schema.complete_schema",  # typed 400s, required answers, nullable references
     ],
     "ENUM_NAME_OVERRIDES": {
         "TileSetEnum": "scorekeeper.models.TILE_SET_CHOICES",

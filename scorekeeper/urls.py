@@ -72,6 +72,8 @@ urlpatterns = [
     re_path(r"^api/v1/", api_not_found),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    # Sign-in's own document (allauth's headless API), in the same browsable page.
+    path("api/docs/sign-in/", SpectacularSwaggerSplitView.as_view(url="/_allauth/openapi.json"), name="sign-in-docs"),
 ]
 
 handler400 = "scorekeeper.http.errors.bad_request"

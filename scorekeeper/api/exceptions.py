@@ -3,7 +3,7 @@
 from django.db.models import ProtectedError, RestrictedError
 from django.utils.translation import gettext, gettext_lazy
 from rest_framework import status
-from rest_framework.exceptions import APIException
+from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
@@ -11,6 +11,7 @@ from scorekeeper.errors import Conflict, Forbidden, InvalidInput
 from scorekeeper.rules.game import RULE_FIELDS
 
 OPTION_FIELDS = set(RULE_FIELDS) - {"tile_set"}  # sent inside "rules"
+CODE_OF_STATUS = {403: "permission_denied", 404: "not_found"}
 
 
 class PreconditionFailed(APIException):
@@ -47,10 +48,13 @@ def handle(exc, context):
             {"detail": gettext("It is still in use by a game."), "code": "in_use"}, status=status.HTTP_409_CONFLICT
         )
     response = exception_handler(exc, context)
-    if response is not None and isinstance(exc, APIException) and isinstance(response.data, dict):
-        codes = exc.get_codes()
-        if "detail" in response.data and isinstance(codes, str):
-            response.data["code"] = codes
+    view, request = context.get("view"), context.get("request")
+    if isinstance(exc, ValidationError) and request is not None and request.method in getattr(view, "round_errors", ()):
+        response.data = round_errors_of(response.data, context)  # a round's 400 has one shape, whatever broke
+    elif response is not None and isinstance(response.data, dict) and "detail" in response.data:
+        # Every Error body carries its code (the schema requires it), Django's Http404 and PermissionDenied too.
+        codes = exc.get_codes() if isinstance(exc, APIException) else None
+        response.data["code"] = codes if isinstance(codes, str) else CODE_OF_STATUS.get(response.status_code, "error")
     return response
 
 
@@ -92,3 +96,57 @@ def _invalid_body(exc: InvalidInput, context) -> dict:
     if any(per_entry):
         body["entries"] = per_entry
     return body
+
+
+def _messages(detail) -> list:
+    """Every message in a piece of DRF's error tree, with its code, in order."""
+    if isinstance(detail, dict):
+        return [item for value in detail.values() for item in _messages(value)]
+    if isinstance(detail, list):
+        return [item for value in detail for item in _messages(value)]
+    return [(str(detail), getattr(detail, "code", "invalid"))]
+
+
+def round_errors_of(detail, context) -> dict:
+    """A round's malformed body (DRF's {field: [messages]}) in the shape of a round that breaks a
+    rule: `detail`, `errors` naming field, entry and player (no rule), and the per-field keys
+    `starting_double`, `entries` (one object per entry sent) and `non_field_errors`."""
+    request = context.get("request")
+    sent = request.data.get("entries") if request is not None and hasattr(request.data, "get") else None
+    sent = sent if isinstance(sent, list) else []
+    body: dict = {"detail": "", "errors": []}
+
+    def note(field, entry, message, code):
+        player = sent[entry].get("player") if entry is not None and isinstance(sent[entry], dict) else None
+        player = player if isinstance(player, int) and not isinstance(player, bool) else None
+        body["errors"].append(
+            {"field": field, "entry": entry, "player": player, "rule": None, "code": code, "message": message}
+        )
+
+    for field, value in detail.items() if isinstance(detail, dict) else [("non_field_errors", detail)]:
+        by_entry = _by_entry(value, len(sent)) if field == "entries" else None
+        if by_entry is not None:
+            per_entry: list[dict] = [{} for _ in sent]
+            for index, errors in by_entry.items():
+                for name, messages in errors.items():
+                    for message, code in _messages(messages):
+                        per_entry[index].setdefault(name, []).append(message)
+                        note(f"entries[{index}].{name}", index, message, code)
+            body["entries"] = per_entry
+            continue
+        key = "starting_double" if field == "starting_double" else "non_field_errors"
+        for message, code in _messages(value):
+            body.setdefault(key, []).append(message)
+            note(field if field != "non_field_errors" else "body", None, message, code)
+    body["detail"] = " ".join(error["message"] for error in body["errors"])
+    return body
+
+
+def _by_entry(value, count: int) -> dict | None:
+    """DRF's errors of a list of entries as {index: {field: messages}} (it gives a list with one
+    item per entry, or a dict by index), or None when they concern the list as a whole."""
+    if isinstance(value, list) and len(value) == count and all(isinstance(item, dict) for item in value):
+        return dict(enumerate(value))
+    if isinstance(value, dict) and value and all(isinstance(key, int) and 0 <= key < count for key in value):
+        return {key: item if isinstance(item, dict) else {"non_field_errors": item} for key, item in value.items()}
+    return None

@@ -25,6 +25,9 @@ HEADER = "Idempotency-Key"
 KEPT_FOR = timedelta(hours=24)
 # A claim this old with no response belongs to a request that died: let a retry take it over.
 ABANDONED_AFTER = timedelta(minutes=2)
+# "Try again later" answers are not the request's outcome: the key stays free for the retry they ask for.
+NOT_AN_OUTCOME = frozenset({429, 503})
+REPLAYED = "Idempotent-Replayed"
 
 
 def idempotent(method):
@@ -51,13 +54,17 @@ def idempotent(method):
                     response = method(view, request, *args, **kwargs)
                 except Exception as exc:
                     response = view.handle_exception(exc)
-                record.status_code = response.status_code
-                record.response_body = json.loads(JSONRenderer().render(response.data) or b"null")
-                record.location = response.get("Location", "")
-                record.save(update_fields=["status_code", "response_body", "location"])
+                if response.status_code not in NOT_AN_OUTCOME:
+                    record.status_code = response.status_code
+                    record.response_body = json.loads(JSONRenderer().render(response.data) or b"null")
+                    record.location = response.get("Location", "")
+                    record.etag = response.get("ETag", "")
+                    record.save(update_fields=["status_code", "response_body", "location", "etag"])
         except BaseException:
             IdempotencyKey.objects.filter(pk=record.pk, status_code__isnull=True).delete()
             raise
+        if record.status_code is None:
+            IdempotencyKey.objects.filter(pk=record.pk, status_code__isnull=True).delete()
         return response
 
     return wrapper
@@ -65,7 +72,8 @@ def idempotent(method):
 
 def _fingerprint(request) -> str:
     body = json.dumps(request.data, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(f"{request.method} {request.path}\n{body}".encode()).hexdigest()
+    # The query is part of the request (an import's ?scorebook=): the same key elsewhere is another request.
+    return hashlib.sha256(f"{request.method} {request.get_full_path()}\n{body}".encode()).hexdigest()
 
 
 def _claim(user, key: str, fingerprint: str) -> tuple[IdempotencyKey, bool]:
@@ -86,16 +94,20 @@ def _claim(user, key: str, fingerprint: str) -> tuple[IdempotencyKey, bool]:
     if expired or abandoned:
         # Only if nobody took it over in the meantime: created_at is the claim's identity.
         taken = IdempotencyKey.objects.filter(pk=record.pk, created_at=record.created_at)
-        if taken.update(request_hash=fingerprint, created_at=now, status_code=None, response_body=None, location=""):
+        if taken.update(
+            request_hash=fingerprint, created_at=now, status_code=None, response_body=None, location="", etag=""
+        ):
             record.request_hash, record.created_at, record.status_code = fingerprint, now, None
             return record, True
     return record, False
 
 
 def _replay(record: IdempotencyKey) -> Response:
-    headers = {"Idempotent-Replayed": "true"}
+    headers = {REPLAYED: "true"}
     if record.location:
         headers["Location"] = record.location
+    if record.etag:
+        headers["ETag"] = record.etag
     return Response(record.response_body, status=record.status_code, headers=headers)
 
 

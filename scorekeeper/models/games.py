@@ -326,6 +326,7 @@ class IdempotencyKey(models.Model):
     status_code = models.PositiveSmallIntegerField(null=True, help_text="Empty while the first request runs.")
     response_body = models.JSONField(null=True)
     location = models.CharField(max_length=500, blank=True)
+    etag = models.CharField(max_length=100, blank=True, help_text="The first answer's ETag, replayed with it.")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:

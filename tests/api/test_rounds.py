@@ -70,11 +70,34 @@ def test_the_worked_example_is_a_400_naming_player_entry_and_rule(app):
         ({"entries": [{"player": 1, "tiles": "3-4"}]}, "entries"),
     ],
 )
-def test_malformed_rounds_are_a_400_naming_the_field(app, change, field):
+def test_malformed_rounds_are_a_400_naming_the_field_in_the_shape_of_a_broken_rule(app, change, field):
     game = start_game(app)
     response = app.post(rounds_url(game), round_body(game, 6, 3, 4) | change)
-    assert response.status_code == 400 and field in response.json(), response.json()
+    body = response.json()
+    assert response.status_code == 400 and body["detail"], body
+    assert [error["field"] for error in body["errors"] if error["field"].startswith(field)], body
+    assert all(error["message"] in body["detail"] for error in body["errors"])
     assert Round.objects.count() == 0
+
+
+def test_an_empty_list_of_entries_answers_detail_and_errors_not_a_nested_object(app):
+    game = start_game(app)
+    body = app.post(rounds_url(game), {"starting_double": 6, "entries": []}).json()
+    assert body["errors"] == [
+        {"field": "entries", "entry": None, "player": None, "rule": None, "code": "empty", "message": body["detail"]}
+    ]
+    assert body["non_field_errors"] == [body["detail"]] and "entries" not in body
+
+
+def test_a_malformed_entry_is_named_by_its_place_and_player(app):
+    game = start_game(app)
+    sent = round_body(game, 6, 3, 4)
+    sent["entries"][1]["pips"] = "many"
+    body = app.post(rounds_url(game), sent).json()
+    assert [(e["field"], e["entry"], e["player"]) for e in body["errors"]] == [
+        ("entries[1].pips", 1, sent["entries"][1]["player"])
+    ]
+    assert body["entries"] == [{}, {"pips": [body["detail"]]}, {}]
 
 
 def test_pips_are_required_without_tiles(app):

@@ -23,7 +23,7 @@ def test_the_schema_is_served_and_lists_every_operation_and_error_status():
     assert schema["components"]["securitySchemes"]["SessionToken"]["name"] == "X-Session-Token"
 
 
-@pytest.mark.parametrize("page", ["/api/docs/"])
+@pytest.mark.parametrize("page", ["/api/docs/", "/api/docs/sign-in/"])
 def test_the_docs_pages_load_every_asset_from_the_app_itself(page):
     client = Client()
     response = client.get(page)
@@ -35,3 +35,27 @@ def test_the_docs_pages_load_every_asset_from_the_app_itself(page):
     assert "fonts.googleapis" not in html
     for asset in assets:
         assert client.get(asset).status_code == 200, asset
+
+
+def test_sign_in_has_its_own_openapi_document_served_by_allauth():
+    response = Client().get("/_allauth/openapi.json")
+    assert response.status_code == 200
+    spec = response.json()
+    assert spec["openapi"].startswith("3.")
+    paths = {
+        "/_allauth/{client}/v1/auth/login",
+        "/_allauth/{client}/v1/auth/signup",
+        "/_allauth/{client}/v1/auth/session",
+    }
+    assert paths <= set(spec["paths"])
+
+
+def test_the_api_docs_link_to_the_sign_in_document_and_its_browsable_page():
+    schema = yaml.safe_load(Client().get("/api/schema/").content)
+    assert "(/_allauth/openapi.json)" in schema["info"]["description"]
+    assert "(/api/docs/sign-in/)" in schema["info"]["description"]
+    client = Client()
+    page = client.get("/api/docs/sign-in/")
+    assert page.status_code == 200
+    script = next(src for src in re.findall(r'src="([^"]+)"', page.content.decode()) if "/api/docs/sign-in/" in src)
+    assert "/_allauth/openapi.json" in client.get(script).content.decode()

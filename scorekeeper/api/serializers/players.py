@@ -12,7 +12,7 @@ class PlayerSerializer(serializers.ModelSerializer):
     """A player; `scorebook` on create (default: the personal one); `user`: "me" links the
     player to the caller's account, null unlinks."""
 
-    name = serializers.CharField(max_length=40, trim_whitespace=True, required=False)
+    name = serializers.CharField(max_length=40, trim_whitespace=True)
     scorebook = serializers.IntegerField(source="scorebook_id", required=False, min_value=1, max_value=2**53)
     user = serializers.SerializerMethodField()
 
@@ -24,8 +24,6 @@ class PlayerSerializer(serializers.ModelSerializer):
         return user_ref(player.user)
 
     def validate(self, data):
-        if self.instance is None and "name" not in data:
-            raise serializers.ValidationError({"name": [_("This field is required.")]})
         if (
             self.instance is not None
             and data.get("scorebook_id", self.instance.scorebook_id) != self.instance.scorebook_id
@@ -52,3 +50,11 @@ class PlayerSerializer(serializers.ModelSerializer):
 
 class PlayerLinkSerializer(serializers.Serializer):
     user = serializers.ChoiceField(choices=["me"], allow_null=True)
+
+
+class PlayerPatchSerializer(serializers.Serializer):
+    """What a PATCH of a player takes: a new `name` (owners and scorers), `user` "me" (link the
+    player to your account) or null (unlink); a player stays in its scorebook."""
+
+    name = serializers.CharField(max_length=40, trim_whitespace=True, required=False)
+    user = serializers.ChoiceField(choices=["me"], allow_null=True, required=False)

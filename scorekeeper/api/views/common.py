@@ -29,29 +29,46 @@ ETAG = re.compile(r'^(?:W/)?"game-([0-9]+)(?:-round-([0-9]+))?-v([0-9]+)"$')  # 
 
 
 class ErrorSerializer(serializers.Serializer):
+    """Why the request was refused, in words for a person (`detail`) and for a program (`code`)."""
+
     detail = serializers.CharField()
-    code = serializers.CharField(required=False)
+    code = serializers.CharField(help_text="not_found, not_authenticated, precondition_failed, ...")
+
+    class Meta:
+        ref_name = "Error"
 
 
 class RoundErrorItemSerializer(serializers.Serializer):
     field = serializers.CharField()
     entry = serializers.IntegerField(allow_null=True)
     player = serializers.IntegerField(allow_null=True)
-    rule = serializers.IntegerField()
+    rule = serializers.IntegerField(
+        allow_null=True, help_text="The check's number in RULES.md; null for a malformed field."
+    )
     code = serializers.CharField()
     message = serializers.CharField()
 
 
 class RoundErrorsSerializer(serializers.Serializer):
-    """A round that breaks a rule; malformed fields come back in DRF's {field: [messages]} shape instead.
-    A legal but unusual round sent with `"confirm": false` comes back unsaved with `code`
-    confirmation_needed, its `surprises` and the `confirm` key that saves it as it is."""
+    """A round that breaks a rule or is malformed: `detail` says all of it, `errors` each thing
+    (field, entry, player, rule), and `starting_double`, `entries` (one object per entry sent, its
+    fields' messages) and `non_field_errors` say it field by field where they apply. A legal but
+    unusual round sent with `"confirm": false` comes back unsaved with `code` confirmation_needed,
+    its `surprises` and the `confirm` key that saves it as it is (and no `errors`)."""
 
-    detail = serializers.CharField(required=False)
-    errors = RoundErrorItemSerializer(many=True, required=False)
+    detail = serializers.CharField()
+    errors = RoundErrorItemSerializer(many=True)
     code = serializers.CharField(required=False, help_text="confirmation_needed: see `surprises`.")
     surprises = serializers.ListField(child=serializers.CharField(), required=False)
     confirm = serializers.CharField(required=False, help_text="Send the round again with this as `confirm`.")
+    starting_double = serializers.ListField(child=serializers.CharField(), required=False)
+    entries = serializers.ListField(
+        child=serializers.DictField(child=serializers.ListField(child=serializers.CharField())), required=False
+    )
+    non_field_errors = serializers.ListField(child=serializers.CharField(), required=False)
+
+    class Meta:
+        ref_name = "RoundErrors"
 
 
 class RoundClashSerializer(ErrorSerializer):
@@ -60,13 +77,16 @@ class RoundClashSerializer(ErrorSerializer):
 
     round = RoundSerializer(required=False)
 
+    class Meta:
+        ref_name = "RoundClash"
+
 
 ROUND_CLASH = OpenApiResponse(RoundClashSerializer, description="Conflicts with the game's state.")
 
 
 def errors_for(*codes: int) -> dict:
     described = {
-        400: OpenApiResponse(description="The body breaks a rule; the answer names the field (and entry)."),
+        400: OpenApiResponse(description="The request is wrong; the answer names the field (typed by a hook)."),
         401: OpenApiResponse(ErrorSerializer, description="No or bad credentials."),
         403: OpenApiResponse(ErrorSerializer, description="Your role in the scorebook does not allow this."),
         404: OpenApiResponse(ErrorSerializer, description="No such object in your scorebooks."),
@@ -77,23 +97,77 @@ def errors_for(*codes: int) -> dict:
             ErrorSerializer, description="Over the import's or export's limits; the answer says them."
         ),
         429: OpenApiResponse(
-            ErrorSerializer, description="Another import or export of yours is under way (Retry-After)."
+            ErrorSerializer, description="Another import or export of yours is under way: try again after Retry-After."
         ),
     }
     return {code: described[code] for code in codes}
 
 
 IDEMPOTENCY_KEY = OpenApiParameter(
-    "Idempotency-Key", str, OpenApiParameter.HEADER, description="Retry safely: same key + same body = same answer."
+    "Idempotency-Key",
+    {"type": "string", "minLength": 1, "maxLength": 255},
+    OpenApiParameter.HEADER,
+    description="Retry safely: the same key with the same body, within 24 hours, answers the first answer again "
+    "(Idempotent-Replayed: true); with another body, 422. Empty or over 255 characters: 400.",
 )
 
 
-IF_MATCH = OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, description="ETag read with GET.")
+IF_MATCH = OpenApiParameter(
+    "If-Match",
+    str,
+    OpenApiParameter.HEADER,
+    description="The ETag read before: nothing changes (412) unless it is still current. An empty one matches "
+    'nothing (412); "*" matches anything.',
+)
 
 
 IF_NONE_MATCH = OpenApiParameter(
     "If-None-Match", str, OpenApiParameter.HEADER, description="ETag read before: 304 with no body if unchanged."
 )
+
+
+def etag_header(*codes: int) -> OpenApiParameter:
+    return OpenApiParameter(
+        "ETag",
+        str,
+        OpenApiParameter.HEADER,
+        response=list(codes),
+        required=True,
+        description="The version of what the answer shows: send it back as If-Match or If-None-Match.",
+    )
+
+
+def location_header(*codes: int) -> OpenApiParameter:
+    return OpenApiParameter(
+        "Location",
+        str,
+        OpenApiParameter.HEADER,
+        response=list(codes),
+        required=True,
+        description="The path of what was made.",
+    )
+
+
+REPLAYED = OpenApiParameter(
+    "Idempotent-Replayed",
+    {"type": "string", "enum": ["true"]},
+    OpenApiParameter.HEADER,
+    response=True,
+    description="Sent (true) when this is the first answer to this Idempotency-Key, given again.",
+)
+
+
+RETRY_AFTER = OpenApiParameter(
+    "Retry-After",
+    {"type": "integer", "minimum": 0},
+    OpenApiParameter.HEADER,
+    response=[429],
+    required=True,
+    description="Seconds to wait before trying again.",
+)
+
+
+IDEMPOTENT = [IDEMPOTENCY_KEY, REPLAYED]  # the headers of a POST that honours Idempotency-Key
 
 
 NOT_MODIFIED = OpenApiResponse(description="Not modified: the ETag sent in If-None-Match is still current.")
@@ -162,7 +236,9 @@ def paginated(view, items, serializer_class) -> Response:
 
 
 SCOREBOOK_FILTER = OpenApiParameter(
-    "scorebook", int, description="Only this scorebook (404 unless you are a member); without it, all of yours."
+    "scorebook",
+    {"type": "integer", "minimum": 1, "maximum": 2**53},
+    description="Only this scorebook (404 unless you are a member); without it, all of yours.",
 )
 
 

@@ -23,7 +23,7 @@ from ..serializers import (
     user_ref,
 )
 from .common import (
-    IDEMPOTENCY_KEY,
+    IDEMPOTENT,
     IF_MATCH,
     IF_NONE_MATCH,
     NOT_MODIFIED,
@@ -31,10 +31,12 @@ from .common import (
     AnswersNotModified,
     chosen_scorebook,
     errors_for,
+    etag_header,
     expected_version,
     game_to_write,
     game_with_rounds,
     games_for,
+    location_header,
     not_modified,
     paginated,
     writable_scorebook,
@@ -63,7 +65,7 @@ class GameList(APIView):
 
     @extend_schema(
         request=GameCreateSerializer,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[*IDEMPOTENT, etag_header(201), location_header(201)],
         responses={201: GameSerializer, **errors_for(400, 401, 403, 404, 409, 422)},
     )
     @idempotent
@@ -77,17 +79,21 @@ class GameList(APIView):
             rules=data.game_rules(),
             name=data.validated_data["name"],
         )
-        body = GameSerializer(game_with_rounds(request.user, game.pk)).data
-        return Response(body, status=status.HTTP_201_CREATED, headers={"Location": f"{request.path}{game.pk}/"})
+        game = game_with_rounds(request.user, game.pk)
+        headers = {"Location": f"{request.path}{game.pk}/", "ETag": game.etag}
+        return Response(GameSerializer(game).data, status=status.HTTP_201_CREATED, headers=headers)
 
 
 class GameDetail(AnswersNotModified, APIView):
+    """One game: read it (its ETag; 304 to If-None-Match), rename it, delete it (If-Match on writes)."""
+
     def version_of(self, pk, **kwargs):
         """The game's version, for a member of its scorebook (the trash left out)."""
         return follow.of_game(pk)["game_version"]
 
     @extend_schema(
-        parameters=[IF_NONE_MATCH], responses={200: GameSerializer, 304: NOT_MODIFIED, **errors_for(401, 404)}
+        parameters=[IF_NONE_MATCH, etag_header(200, 304)],
+        responses={200: GameSerializer, 304: NOT_MODIFIED, **errors_for(401, 404)},
     )
     def get(self, request, pk):
         if request.headers.get("If-None-Match"):
@@ -102,7 +108,7 @@ class GameDetail(AnswersNotModified, APIView):
 
     @extend_schema(
         request=GameUpdateSerializer,
-        parameters=[IF_MATCH],
+        parameters=[IF_MATCH, etag_header(200)],
         responses={200: GameSerializer, **errors_for(400, 401, 403, 404, 412)},
     )
     def patch(self, request, pk):

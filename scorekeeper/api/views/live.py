@@ -12,7 +12,19 @@ from scorekeeper import live
 from scorekeeper.caching import unchanged
 from scorekeeper.models import Game
 
-from .common import IF_NONE_MATCH, NOT_MODIFIED, ErrorSerializer, errors_for, game_to_write, not_modified
+from ..idempotency import idempotent
+from ..serializers.shapes import LiveGameSerializer
+from .common import (
+    IDEMPOTENT,
+    IF_NONE_MATCH,
+    NOT_MODIFIED,
+    RETRY_AFTER,
+    ErrorSerializer,
+    errors_for,
+    etag_header,
+    game_to_write,
+    not_modified,
+)
 
 
 class ShareSerializer(serializers.Serializer):
@@ -48,9 +60,12 @@ class GameShare(APIView):
 
     @extend_schema(
         request=None,
-        responses={201: ShareSerializer, **errors_for(401, 403, 404)},
-        description="Make the live link, or replace it: the old token stops working at once.",
+        parameters=IDEMPOTENT,
+        responses={201: ShareSerializer, **errors_for(401, 403, 404, 409, 422)},
+        description="Make the live link, or replace it: the old token stops working at once. A retry with the "
+        "same Idempotency-Key answers the same token again (it does not replace it).",
     )
+    @idempotent
     def post(self, request, game_pk):
         link = live.share(game=game_to_write(request.user, game_pk), by=request.user)
         return Response(ShareSerializer(share_body(request, link)).data, status=status.HTTP_201_CREATED)
@@ -70,9 +85,11 @@ class LiveView(APIView):
 
     @extend_schema(
         auth=[],
-        parameters=[IF_NONE_MATCH],
+        parameters=[IF_NONE_MATCH, etag_header(200, 304), RETRY_AFTER],
         responses={
-            200: OpenApiResponse(description="The game, players by name only (as GET one game, less ids and emails)."),
+            200: OpenApiResponse(
+                LiveGameSerializer, description="The game, players by name only (as GET one game, less ids and emails)."
+            ),
             304: NOT_MODIFIED,
             404: OpenApiResponse(ErrorSerializer, description="Unknown, replaced or revoked link."),
             429: OpenApiResponse(ErrorSerializer, description="Too many requests from this address: see Retry-After."),

@@ -10,7 +10,8 @@ from scorekeeper.models import Player
 
 from ..idempotency import idempotent
 from ..serializers import PlayerLinkSerializer, PlayerSerializer
-from .common import IDEMPOTENCY_KEY, SCOREBOOK_FILTER, chosen_scorebook, errors_for, writable_scorebook
+from ..serializers.players import PlayerPatchSerializer
+from .common import IDEMPOTENT, SCOREBOOK_FILTER, chosen_scorebook, errors_for, writable_scorebook
 
 
 class PlayerList(generics.ListCreateAPIView):
@@ -25,9 +26,7 @@ class PlayerList(generics.ListCreateAPIView):
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 
-    @extend_schema(
-        parameters=[IDEMPOTENCY_KEY], responses={201: PlayerSerializer, **errors_for(400, 401, 403, 404, 409, 422)}
-    )
+    @extend_schema(parameters=IDEMPOTENT, responses={201: PlayerSerializer, **errors_for(400, 401, 403, 404, 409, 422)})
     @idempotent
     def post(self, request, *args, **kwargs):
         return super().post(request, *args, **kwargs)
@@ -59,6 +58,10 @@ class PlayerDetail(generics.RetrieveUpdateDestroyAPIView):
 
     def get_queryset(self):
         return Player.objects.with_role(self.request.user).select_related("user")
+
+    @extend_schema(request=PlayerPatchSerializer)
+    def patch(self, request, *args, **kwargs):
+        return super().patch(request, *args, **kwargs)
 
     @extend_schema(responses={204: None, **errors_for(401, 403, 404, 409)})
     def delete(self, request, *args, **kwargs):

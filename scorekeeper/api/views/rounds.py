@@ -19,7 +19,7 @@ from ..exceptions import PreconditionFailed
 from ..idempotency import idempotent
 from ..serializers import RoundSerializer, RoundWriteSerializer
 from .common import (
-    IDEMPOTENCY_KEY,
+    IDEMPOTENT,
     IF_MATCH,
     IF_NONE_MATCH,
     NOT_MODIFIED,
@@ -27,8 +27,10 @@ from .common import (
     AnswersNotModified,
     RoundErrorsSerializer,
     errors_for,
+    etag_header,
     expected_version,
     game_to_write,
+    location_header,
     not_modified,
     paginated,
 )
@@ -41,8 +43,8 @@ def round_answer(request, submitted: services.Submitted, *, created: bool) -> Re
             headers = {"ETag": round_.etag} | ({"Location": f"{request.path}{round_.number}/"} if created else {})
             return Response(RoundSerializer(round_).data, status=201 if created else 200, headers=headers)
         case services.NeedsConfirmation(surprises=surprises, key=key):
-            body = {"detail": " ".join(surprises), "code": "confirmation_needed", "surprises": list(surprises),
-                    "confirm": key}  # fmt: skip
+            body = {"detail": " ".join(surprises), "errors": [], "code": "confirmation_needed",
+                    "surprises": list(surprises), "confirm": key}  # fmt: skip
             return Response(body, status=status.HTTP_400_BAD_REQUEST)
         case services.Clash(code="stale"):
             raise PreconditionFailed()  # only If-Match hands the command an expected version
@@ -55,6 +57,7 @@ def round_answer(request, submitted: services.Submitted, *, created: bool) -> Re
 
 class RoundList(APIView):
     pagination_class = generics.ListAPIView.pagination_class
+    round_errors = ("POST",)  # a malformed round answers in RoundErrors' shape, like one that breaks a rule
 
     @extend_schema(responses={200: RoundSerializer(many=True), **errors_for(401, 404)})
     def get(self, request, game_pk):
@@ -63,7 +66,7 @@ class RoundList(APIView):
 
     @extend_schema(
         request=RoundWriteSerializer,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[*IDEMPOTENT, etag_header(201), location_header(201)],
         responses={
             201: RoundSerializer,
             400: RoundErrorsSerializer,
@@ -104,6 +107,10 @@ def _round(user, game_pk, number, *, write=False):
 
 
 class RoundDetail(AnswersNotModified, APIView):
+    """One round: read it (its ETag; 304 to If-None-Match), correct it (PUT), undo it (DELETE, the last one only)."""
+
+    round_errors = ("PUT",)
+
     def version_of(self, game_pk, number, **kwargs):
         """The game's version, when the round is there and the user a member of its scorebook."""
         rounds = Round.objects.filter(game_id=game_pk, number=number, game__deleted_at__isnull=True)
@@ -111,7 +118,8 @@ class RoundDetail(AnswersNotModified, APIView):
         return Subquery(mine.values("game__version")[:1])
 
     @extend_schema(
-        parameters=[IF_NONE_MATCH], responses={200: RoundSerializer, 304: NOT_MODIFIED, **errors_for(401, 404)}
+        parameters=[IF_NONE_MATCH, etag_header(200, 304)],
+        responses={200: RoundSerializer, 304: NOT_MODIFIED, **errors_for(401, 404)},
     )
     def get(self, request, game_pk, number):
         if request.headers.get("If-None-Match"):
@@ -126,7 +134,7 @@ class RoundDetail(AnswersNotModified, APIView):
 
     @extend_schema(
         request=RoundWriteSerializer,
-        parameters=[IF_MATCH],
+        parameters=[IF_MATCH, etag_header(200)],
         responses={
             200: RoundSerializer,
             400: RoundErrorsSerializer,
@@ -164,10 +172,12 @@ class RoundDetail(AnswersNotModified, APIView):
 class RoundRestore(APIView):
     @extend_schema(
         request=None,
-        parameters=[IF_MATCH],
-        responses={201: RoundSerializer, **errors_for(401, 403, 404, 409, 412)},
-        description="Bring back the last undone round, while no round was recorded since (otherwise 409).",
+        parameters=[IF_MATCH, *IDEMPOTENT, etag_header(201), location_header(201)],
+        responses={201: RoundSerializer, **errors_for(401, 403, 404, 409, 412, 422)},
+        description="Bring back the last undone round, while no round was recorded since (otherwise 409). "
+        "A retry with the same Idempotency-Key replays the first answer.",
     )
+    @idempotent
     def post(self, request, game_pk):
         game = game_to_write(request.user, game_pk)
         round_ = services.restore_round(game=game, expected_version=expected_version(request, game_pk), by=request.user)

@@ -12,7 +12,7 @@ from scorekeeper.models import Invite, Membership, Scorebook
 
 from ..idempotency import idempotent
 from ..serializers import InviteCreateSerializer, InviteSerializer, MemberRoleSerializer, ScorebookSerializer
-from .common import IDEMPOTENCY_KEY, errors_for, paginated, scorebook_for
+from .common import IDEMPOTENT, errors_for, paginated, scorebook_for
 
 
 def scorebooks_for(user):
@@ -35,8 +35,8 @@ class ScorebookList(APIView):
 
     @extend_schema(
         request=ScorebookSerializer,
-        parameters=[IDEMPOTENCY_KEY],
-        responses={201: ScorebookSerializer, **errors_for(400, 401, 422)},
+        parameters=IDEMPOTENT,
+        responses={201: ScorebookSerializer, **errors_for(400, 401, 409, 422)},
     )
     @idempotent
     def post(self, request):
@@ -52,7 +52,11 @@ class ScorebookDetail(APIView):
     def get(self, request, pk):
         return Response(ScorebookSerializer(get_object_or_404(scorebooks_for(request.user), pk=pk)).data)
 
-    @extend_schema(request=ScorebookSerializer, responses={200: ScorebookSerializer, **errors_for(400, 401, 403, 404)})
+    @extend_schema(
+        request=ScorebookSerializer,
+        responses={200: ScorebookSerializer, **errors_for(400, 401, 403, 404)},
+        description="Rename the scorebook (owners): `name` is required.",
+    )
     def patch(self, request, pk):
         book = scorebook_for(request.user, pk)
         data = ScorebookSerializer(data=request.data)
@@ -82,8 +86,8 @@ def invite_links(request, invite: Invite) -> dict:
 class InviteCreate(APIView):
     @extend_schema(
         request=InviteCreateSerializer,
-        parameters=[IDEMPOTENCY_KEY],
-        responses={201: InviteSerializer, **errors_for(400, 401, 403, 404, 422)},
+        parameters=IDEMPOTENT,
+        responses={201: InviteSerializer, **errors_for(400, 401, 403, 404, 409, 422)},
         description="A single-use link (and QR code) that makes whoever accepts it a member with this role; 7 days.",
     )
     @idempotent
@@ -98,10 +102,12 @@ class InviteCreate(APIView):
 class InviteAccept(APIView):
     @extend_schema(
         request=None,
-        responses={200: ScorebookSerializer, **errors_for(401, 404)},
+        parameters=IDEMPOTENT,
+        responses={200: ScorebookSerializer, **errors_for(401, 404, 409, 422)},
         description="Join the scorebook with the invite's role. Unknown, expired or already used: 404 (a code is used "
         "once, ever: the member who used it cannot use it again after leaving, removal or a change of role).",
     )
+    @idempotent
     def post(self, request, code):
         book = scorebooks.accept(code=code, user=request.user)
         return Response(ScorebookSerializer(scorebooks_for(request.user).get(pk=book.pk)).data)
@@ -111,7 +117,8 @@ class MemberDetail(APIView):
     @extend_schema(
         request=MemberRoleSerializer,
         responses={200: ScorebookSerializer, **errors_for(400, 401, 403, 404, 409)},
-        description="An owner changes a member's role (another owner included); the last owner stays one.",
+        description="An owner changes a member's role (another owner included); the last owner stays one. "
+        "`role` is required.",
     )
     def patch(self, request, pk, user_pk):
         book = scorebook_for(request.user, pk)

@@ -14,7 +14,9 @@ from rest_framework.views import APIView
 from scorekeeper import transfer
 from scorekeeper.models import Game
 
-from .common import SCOREBOOK_FILTER, chosen_scorebook, errors_for, writable_scorebook
+from ..idempotency import idempotent
+from ..serializers.shapes import ExportSerializer
+from .common import IDEMPOTENT, RETRY_AFTER, SCOREBOOK_FILTER, chosen_scorebook, errors_for, writable_scorebook
 
 
 class FormatIsOurs(DefaultContentNegotiation):
@@ -27,12 +29,27 @@ class FormatIsOurs(DefaultContentNegotiation):
 EXPORT_FORMAT = OpenApiParameter("format", str, enum=["json", "csv"], description="json (default) or csv.")
 
 
-EXPORTED = OpenApiResponse(
-    description='JSON: {"format": "chicken-foot-scorekeeper", "version": 1, "games": [...]} with players by name; '
-    "CSV (UTF-8 with a byte-order mark): one row per entry (game, date, tile_set, round, starting_double, player, "
-    "pips, tiles, penalty, score, went_out); a name that a spreadsheet would run as a formula (it begins with "
-    "=, +, -, @, a tab or a carriage return) starts with a single quote."
-)
+EXPORTED = {
+    (200, "application/json"): OpenApiResponse(ExportSerializer, description="The games as a JSON document."),
+    (200, "text/csv"): OpenApiResponse(
+        OpenApiTypes.STR,
+        description='JSON: {"format": "chicken-foot-scorekeeper", "version": 1, "games": [...]} with players by name; '
+        "CSV (UTF-8 with a byte-order mark): one row per entry (game, date, tile_set, round, starting_double, player, "
+        "pips, tiles, penalty, score, went_out); a name that a spreadsheet would run as a formula (it begins with "
+        "=, +, -, @, a tab or a carriage return) starts with a single quote.",
+    ),
+}
+EXPORT_HEADERS = [
+    RETRY_AFTER,
+    OpenApiParameter(
+        "Content-Disposition",
+        str,
+        OpenApiParameter.HEADER,
+        response=[200],
+        required=True,
+        description="attachment, with the file's name.",
+    ),
+]
 
 
 def busy_answer(busy: transfer.Busy) -> Response:
@@ -65,7 +82,9 @@ def exported(request, games, filename: str):
 class GameExport(APIView):
     content_negotiation_class = FormatIsOurs
 
-    @extend_schema(parameters=[EXPORT_FORMAT], responses={200: EXPORTED, **errors_for(400, 401, 404, 429)})
+    @extend_schema(
+        parameters=[EXPORT_FORMAT, *EXPORT_HEADERS], responses={**EXPORTED, **errors_for(400, 401, 404, 429)}
+    )
     def get(self, request, game_pk):
         games = Game.objects.for_user(request.user).filter(pk=game_pk)
         if not games.exists():
@@ -77,8 +96,8 @@ class Export(APIView):
     content_negotiation_class = FormatIsOurs
 
     @extend_schema(
-        parameters=[EXPORT_FORMAT, SCOREBOOK_FILTER],
-        responses={200: EXPORTED, **errors_for(400, 401, 404, 413, 429)},
+        parameters=[EXPORT_FORMAT, SCOREBOOK_FILTER, *EXPORT_HEADERS],
+        responses={**EXPORTED, **errors_for(400, 401, 404, 413, 429)},
         description="Every game you can see (or one scorebook's): at most 1,000 games a download "
         "(settings EXPORT_MAX_GAMES); more is a 413 (code export_too_large). One import or export per "
         "account at a time: 429 with Retry-After while another is under way.",
@@ -98,17 +117,27 @@ class ImportedSerializer(serializers.Serializer):
 
 class Import(APIView):
     @extend_schema(
-        request=OpenApiTypes.OBJECT,
+        request=ExportSerializer,
         parameters=[
-            OpenApiParameter("scorebook", int, description="Into this scorebook (default: your personal one).")
+            OpenApiParameter(
+                "scorebook",
+                {"type": "integer", "minimum": 1, "maximum": 2**53},
+                description="Into this scorebook (default: your personal one).",
+            ),
+            *IDEMPOTENT,
         ],
-        responses={201: ImportedSerializer, 200: ImportedSerializer, **errors_for(400, 401, 403, 404, 413, 429)},
+        responses={
+            201: ImportedSerializer,
+            200: ImportedSerializer,
+            **errors_for(400, 401, 403, 404, 409, 413, 422, 429),
+        },
         description="An export's JSON: every round checked as if entered, all or nothing. Games already in the "
         "scorebook (same uid) are skipped: importing a file twice creates nothing the second time (200). "
         "At most 1,000 games, 40,000 round scores and 5 MB (settings IMPORT_MAX_GAMES, IMPORT_MAX_ENTRIES, "
         "IMPORT_MAX_BYTES): more is a 413 "
         "(code import_too_large); `manage.py import_games` imports any size.",
     )
+    @idempotent
     def post(self, request):
         raw = request.query_params.get("scorebook")
         book = writable_scorebook(request, None if raw is None else chosen_scorebook(request).pk)
