@@ -1,0 +1,271 @@
+"""Proof from outside: a client generated from the published schema plays a whole game.
+
+openapi-python-client generates a client from `manage.py spectacular`'s output (no warning
+allowed) and another from allauth's own document (/_allauth/openapi.json); a phone's evening is
+played with them alone (no hand-written request), touching every operation of /api/schema/, and
+every answer is checked against the schema (Schemathesis's response checks: status, headers,
+content type, body).
+"""
+
+import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+import schemathesis
+from django.core.management import call_command
+from django.test import Client as DjangoClient
+
+from scorekeeper.wsgi import application
+from tests.api.test_fuzz import keep_test_connection
+
+pytestmark = pytest.mark.django_db
+
+GENERATOR = Path(sys.executable).parent / "openapi-python-client"
+BASE = "http://testserver"
+
+
+def generate(tmp_path: Path, name: str, document: dict):
+    """Generate a client package from an OpenAPI document and import it."""
+    source = tmp_path / f"{name}.json"
+    source.write_text(json.dumps(document))
+    config = tmp_path / "generator.yaml"
+    config.write_text("post_hooks: []\n")  # no formatter run: the generated code is used, not read
+    command = [GENERATOR, "generate", "--path", source, "--meta", "none", "--output-path", tmp_path / name]
+    done = subprocess.run([*command, "--config", config], capture_output=True, text=True, timeout=300, check=False)
+    said = done.stdout + done.stderr
+    assert done.returncode == 0 and "warning" not in said.lower() and "error" not in said.lower(), said
+    return importlib.import_module(name)
+
+
+@pytest.fixture
+def generated(tmp_path, monkeypatch):
+    schema_file = tmp_path / "schema.json"
+    call_command("spectacular", file=str(schema_file), format="openapi-json", validate=True, fail_on_warn=True)
+    ours = json.loads(schema_file.read_text())
+    theirs = DjangoClient().get("/_allauth/openapi.json").json()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    clients = generate(tmp_path, "scorekeeper_client", ours), generate(tmp_path, "allauth_client", theirs)
+    yield ours, *clients
+    for name in list(sys.modules):
+        if name.startswith(("scorekeeper_client", "allauth_client")):
+            del sys.modules[name]
+
+
+class Recorder:
+    """Every answer the generated clients got, read in full, to check against the schema."""
+
+    def __init__(self):
+        self.responses: list[httpx.Response] = []
+
+    def __call__(self, response: httpx.Response):
+        response.read()
+        self.responses.append(response)
+
+
+def test_a_client_generated_from_the_schema_plays_a_whole_game_with_nothing_written_by_hand(generated):
+    schema_document, sk, auth = generated
+    recorder = Recorder()
+    transport = {"transport": httpx.WSGITransport(app=application), "event_hooks": {"response": [recorder]}}
+    with keep_test_connection():
+        evening(sk, auth, transport)
+    schema = schemathesis.openapi.from_dict(schema_document)
+    touched = set()
+    for response in recorder.responses:
+        if not response.request.url.path.startswith("/api/v1/"):
+            continue
+        operation = schema.find_operation_by_path(response.request.method, response.request.url.path)
+        assert operation is not None, response.request.url
+        operation.validate_response(response)
+        touched.add(operation.label)
+    every = {result.ok().label for result in schema.get_all_operations()}
+    assert every - touched == set()
+
+
+def evening(sk, auth, transport):
+    from allauth_client import Client as AuthClient
+    from allauth_client.api.authentication_account import post_allauth_client_v1_auth_signup as signup
+    from allauth_client.api.authentication_current_session import delete_allauth_client_v1_auth_session as logout
+    from allauth_client.models import Signup
+    from scorekeeper_client import AuthenticatedClient, Client
+    from scorekeeper_client import models as m
+    from scorekeeper_client.api.v1 import (
+        v1_export_retrieve,
+        v1_games_create,
+        v1_games_destroy,
+        v1_games_export_retrieve,
+        v1_games_history_list,
+        v1_games_list,
+        v1_games_partial_update,
+        v1_games_retrieve,
+        v1_games_rounds_create,
+        v1_games_rounds_destroy,
+        v1_games_rounds_list,
+        v1_games_rounds_restore_create,
+        v1_games_rounds_retrieve,
+        v1_games_rounds_update,
+        v1_games_share_create,
+        v1_games_share_destroy,
+        v1_games_share_retrieve,
+        v1_import_create,
+        v1_invites_accept_create,
+        v1_leaderboard_list,
+        v1_live_retrieve,
+        v1_me_retrieve,
+        v1_me_stats_retrieve,
+        v1_players_create,
+        v1_players_destroy,
+        v1_players_list,
+        v1_players_partial_update,
+        v1_players_retrieve,
+        v1_players_stats_retrieve,
+        v1_scorebooks_create,
+        v1_scorebooks_destroy,
+        v1_scorebooks_invites_create,
+        v1_scorebooks_list,
+        v1_scorebooks_members_destroy,
+        v1_scorebooks_members_partial_update,
+        v1_scorebooks_partial_update,
+        v1_scorebooks_retrieve,
+    )
+
+    def sign_up(email: str) -> tuple[AuthenticatedClient, str]:
+        anonymous = AuthClient(base_url=BASE, httpx_args=transport)
+        answer = signup.sync_detailed("app", client=anonymous, body=Signup(email=email, password="domino-night-77"))
+        assert answer.status_code == 200, answer.content
+        token = answer.parsed.meta.session_token
+        return AuthenticatedClient(
+            base_url=BASE, token=token, prefix="", auth_header_name="X-Session-Token", httpx_args=transport
+        ), token
+
+    ann, ann_token = sign_up("ann@example.com")
+    bea, bea_token = sign_up("bea@example.com")
+    me = v1_me_retrieve.sync(client=ann)
+    assert me.email == "ann@example.com"
+
+    # Players, one of them linked to Ann's account.
+    ids = []
+    for name in ("Ann", "Ben", "Cy"):
+        answer = v1_players_create.sync_detailed(client=ann, body=m.PlayerRequest(name=name), idempotency_key=name)
+        assert answer.status_code == 201, answer.content
+        ids.append(answer.parsed.id)
+    again = v1_players_create.sync_detailed(client=ann, body=m.PlayerRequest(name="Ann"), idempotency_key="Ann")
+    assert again.status_code == 201 and again.parsed.id == ids[0] and again.headers["Idempotent-Replayed"] == "true"
+    refused = v1_players_create.sync_detailed(client=ann, body=m.PlayerRequest(name="ann"))
+    assert refused.status_code == 400 and refused.parsed["name"]
+    assert v1_players_list.sync(client=ann).count == 3
+    linked = v1_players_partial_update.sync(ids[0], client=ann, body=m.PatchedPlayerPatchRequest(user=m.UserEnum.ME))
+    assert linked.user.email == "ann@example.com"
+    assert v1_players_retrieve.sync(ids[1], client=ann).name == "Ben"
+    spare = v1_players_create.sync(client=ann, body=m.PlayerRequest(name="Spare"))
+    assert v1_players_destroy.sync_detailed(spare.id, client=ann).status_code == 204
+
+    # A game of double-6: seven rounds, tiles in some, a correction, an undo and its restore.
+    created = v1_games_create.sync_detailed(
+        client=ann,
+        body=m.GameCreateRequest(name="Friday", tile_set=m.TileSetEnum.VALUE_6, players=ids),
+        idempotency_key="friday",
+    )
+    assert created.status_code == 201 and created.headers["ETag"]
+    game = created.parsed
+    renamed = v1_games_partial_update.sync_detailed(
+        game.id, client=ann, body=m.PatchedGameUpdateRequest(name="Friday night"), if_match=created.headers["ETag"]
+    )
+    assert renamed.status_code == 200 and renamed.parsed.name == "Friday night"
+    unchanged = v1_games_retrieve.sync_detailed(game.id, client=ann, if_none_match=renamed.headers["ETag"])
+    assert unchanged.status_code == 304
+
+    def entries(double: int) -> list:
+        return [
+            m.EntryWriteRequest(player=ids[0], pips=0, went_out=True),
+            m.EntryWriteRequest(player=ids[1], pips=double + 3),
+            m.EntryWriteRequest(player=ids[2], tiles=["5-4", "3-1"] if double != 5 else ["4-2"]),
+        ]
+
+    for double in range(6, -1, -1):
+        answer = v1_games_rounds_create.sync_detailed(
+            game.id, client=ann, body=m.RoundWriteRequest(starting_double=double, entries=entries(double))
+        )
+        assert answer.status_code == 201, answer.content
+        assert answer.headers["ETag"] and answer.headers["Location"]
+    empty = v1_games_rounds_create.sync_detailed(
+        game.id, client=ann, body=m.RoundWriteRequest(starting_double=0, entries=[])
+    )
+    assert empty.status_code == 400 and isinstance(empty.parsed, m.RoundErrors) and empty.parsed.errors
+    assert v1_games_rounds_list.sync(game.id, client=ann).count == 7
+    first = v1_games_rounds_retrieve.sync_detailed(game.id, 1, client=ann)
+    fixed = entries(6)
+    fixed[1].pips = 20
+    corrected = v1_games_rounds_update.sync_detailed(
+        game.id,
+        1,
+        client=ann,
+        body=m.RoundWriteRequest(starting_double=6, entries=fixed),
+        if_match=first.headers["ETag"],
+    )
+    assert corrected.status_code == 200 and corrected.parsed.entries[1].score == 20
+    assert corrected.parsed.corrected_by.email == "ann@example.com"
+    assert v1_games_rounds_destroy.sync_detailed(game.id, 7, client=ann).status_code == 204
+    restored = v1_games_rounds_restore_create.sync_detailed(game.id, client=ann, idempotency_key="restore")
+    again = v1_games_rounds_restore_create.sync_detailed(game.id, client=ann, idempotency_key="restore")
+    assert restored.status_code == again.status_code == 201 and again.parsed.number == restored.parsed.number == 7
+    finished = v1_games_retrieve.sync(game.id, client=ann)
+    assert finished.status == m.StatusEnum.FINISHED and finished.winners == [ids[0]]
+    assert v1_games_list.sync(client=ann).results[0].standings[0].player == ids[0]
+    history = v1_games_history_list.sync(game.id, client=ann)
+    assert history.results[0].action == m.ActionEnum.ROUND_RESTORED
+
+    # The live link, read without an account.
+    share = v1_games_share_create.sync_detailed(game.id, client=ann, idempotency_key="share")
+    assert v1_games_share_create.sync(game.id, client=ann, idempotency_key="share").token == share.parsed.token
+    assert v1_games_share_retrieve.sync(game.id, client=ann).token == share.parsed.token
+    live = v1_live_retrieve.sync(share.parsed.token, client=Client(base_url=BASE, httpx_args=transport))
+    assert [player.name for player in live.players] == ["Ann", "Ben", "Cy"] and live.winners == ["Ann"]
+    assert v1_games_share_destroy.sync_detailed(game.id, client=ann).status_code == 204
+
+    # A scorebook shared with Bea, who joins, scores, then leaves.
+    club = v1_scorebooks_create.sync(client=ann, body=m.ScorebookRequest(name="Club"), idempotency_key="club")
+    assert v1_scorebooks_list.sync(client=ann).count == 2
+    v1_scorebooks_partial_update.sync(club.id, client=ann, body=m.PatchedScorebookRequest(name="The club"))
+    invite = v1_scorebooks_invites_create.sync(
+        club.id, client=ann, body=m.InviteCreateRequest(role=m.InviteRoleEnum.VIEWER)
+    )
+    joined = v1_invites_accept_create.sync(invite.code, client=bea, idempotency_key="join")
+    assert joined.role == m.RoleEnum.VIEWER
+    bea_id = next(member.user for member in joined.members if member.email == "bea@example.com")
+    promoted = v1_scorebooks_members_partial_update.sync(
+        club.id, bea_id, client=ann, body=m.PatchedMemberRoleRequest(role=m.RoleEnum.SCORER)
+    )
+    assert {member.email: member.role for member in promoted.members}["bea@example.com"] == m.RoleEnum.SCORER
+    assert v1_scorebooks_retrieve.sync(club.id, client=bea).name == "The club"
+
+    # Export, and the export imported into the club; reports.
+    document = v1_games_export_retrieve.sync(game.id, client=ann, format_=m.V1GamesExportRetrieveFormat.JSON)
+    assert document.games[0].players == ["Ann", "Ben", "Cy"]
+    everything = v1_export_retrieve.sync(client=ann)
+    imported = v1_import_create.sync_detailed(
+        client=bea, body=m.ExportDocumentRequest.from_dict(everything.to_dict()), scorebook=club.id
+    )
+    assert imported.status_code == 201 and imported.parsed.games == 1 and imported.parsed.rounds == 7
+    board = v1_leaderboard_list.sync(client=ann)
+    assert board.results[0].player.name == "Ann" and board.results[0].wins == 1
+    stats = v1_players_stats_retrieve.sync(ids[0], client=ann)
+    assert stats.games == 1 and stats.rating.mu > 25
+    assert v1_me_stats_retrieve.sync(client=ann).total.wins == 1
+
+    # Bea leaves; the club's imported game goes, then the club; the game itself goes.
+    assert v1_scorebooks_members_destroy.sync_detailed(club.id, bea_id, client=bea).status_code == 204
+    club_game = v1_games_list.sync(client=ann, scorebook=club.id).results[0]
+    assert v1_games_destroy.sync_detailed(club_game.id, client=ann).status_code == 204
+    assert v1_scorebooks_destroy.sync_detailed(club.id, client=ann).status_code == 204
+    assert v1_games_destroy.sync_detailed(game.id, client=ann).status_code == 204
+
+    for token in (ann_token, bea_token):
+        session = logout.sync_detailed(
+            "app", client=AuthClient(base_url=BASE, headers={"X-Session-Token": token}, httpx_args=transport)
+        )
+        assert session.status_code == 401  # allauth's answer to a logout: no session any more
+    assert v1_me_retrieve.sync_detailed(client=ann).status_code == 401
