@@ -2,6 +2,8 @@
 takes the focus, the focus after a refused or questioned save is in sight, and the 0-0 that ends a
 game played in order saves at once."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -9,7 +11,7 @@ from scorekeeper import services
 from scorekeeper.models import Game
 from scorekeeper.rules.rounds import EntryInput
 from tests.browser.conftest import screenshot
-from tests.browser.test_csp import log_in
+from tests.browser.test_csp import log_in, watch_csp
 from tests.factories import UserFactory, make_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -137,3 +139,18 @@ def test_in_spanish_the_pips_hint_and_the_chips_fit_a_390_px_phone(browser, live
         screenshot(page, "22-round-form-es")
     finally:
         context.close()
+
+
+def test_a_boosted_page_never_copies_a_style_attribute_so_the_csp_reports_nothing(table):
+    """htmx settles a swapped element's attributes from the one it replaces (same id); a style
+    there, even one a script set through the CSSOM, would be written back as an inline style
+    attribute and refused by the CSP (style-src-attr). The page's htmx config settles no style."""
+    page, _user = table
+    violations = watch_csp(page)
+    page.goto("/rules/")
+    page.evaluate("() => { document.getElementById('main').style.minHeight = '10px'; }")
+    page.get_by_role("navigation").get_by_role("link", name="Players").click()
+    expect(page).to_have_url(re.compile("/players/$"))
+    page.wait_for_load_state("networkidle")
+    assert violations == []
+    assert "style" not in page.evaluate("() => htmx.config.attributesToSettle")
