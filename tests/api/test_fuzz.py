@@ -1,9 +1,14 @@
 """schemathesis over /api/schema/: generated requests for every operation, valid and invalid.
 
-No response may be a server error, and every response must match the published schema
-(status code, content type, headers, body).
+Every check Schemathesis has: no server error; every answer matches the published schema (status
+code, content type, headers, body); invalid data is refused and valid data accepted; an
+undocumented method is a 405 naming the allowed ones (Allow); a request without credentials is
+refused. Valid data by the schema may still break a game rule the schema cannot say (a round whose
+pips no deal can hold, a player of someone else's scorebook): 400 and 409 count as accepted there.
+Ids name a seeded user's own objects half of the time, so requests reach past the 404.
 """
 
+import time
 from contextlib import contextmanager
 
 import pytest
@@ -14,27 +19,21 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
-from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import (
-    content_type_conformance,
-    response_headers_conformance,
-    response_schema_conformance,
-    status_code_conformance,
-)
+from schemathesis.checks import CHECKS as REGISTERED_CHECKS
+from schemathesis.checks import load_all_checks
 
 from scorekeeper.models import Game, IdempotencyKey, Invite, Membership, Player, Round, Scorebook
 from scorekeeper.wsgi import application
 from tests.api.conftest import app_for, round_body, start_game
 
-CHECKS = [
-    not_a_server_error,
-    status_code_conformance,
-    content_type_conformance,
-    response_headers_conformance,
-    response_schema_conformance,
-]
-EXAMPLES_PER_OPERATION_AND_MODE = 20
-MINIMUM_REQUESTS = 500
+load_all_checks()
+CHECKS = REGISTERED_CHECKS.get_all()  # every one
+# Valid by the schema, refused by a game rule it cannot express (or by the state of the seeded game).
+ACCEPTED = ["2xx", "3xx", "400", "401", "403", "404", "409", "412", "413", "422", "429"]
+EXAMPLES_PER_OPERATION_AND_MODE = 6
+# An import's document is the largest body to generate (games of rounds of entries): fewer of them.
+EXAMPLES_OF = {"POST /api/v1/import/": 3}
+MINIMUM_REQUESTS = 300
 NUL_EXAMPLES_PER_OPERATION = 8
 
 
@@ -83,9 +82,20 @@ def test_generated_requests_never_break_the_server_or_the_schema():
     owned, headers = owned_objects()
     with keep_test_connection():
         schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
+        schema.config.checks.positive_data_acceptance.expected_statuses = ACCEPTED
+        # A query parameter the API does not know is ignored, as HTTP APIs do: not invalid data.
+        schema.config.generation.allow_extra_parameters = False
         operations = [result.ok() for result in schema.get_all_operations()]
-        sent = sum(fuzz(operation, mode, owned, headers) for operation in operations for mode in GenerationMode)
-    print(f"schemathesis sent {sent} requests over {len(operations)} operations")
+        sent = 0
+        took = {}
+        for operation in operations:
+            for mode in GenerationMode:
+                started = time.monotonic()
+                sent += fuzz(operation, mode, owned, headers)
+                took[operation.label, mode.value] = time.monotonic() - started
+    slowest = sorted(took.items(), key=lambda item: -item[1])[:8]
+    print(f"schemathesis sent {sent} requests over {len(operations)} operations in {sum(took.values()):.0f} s")
+    print(f"slowest: {slowest}")
     assert len(operations) >= 15
     assert sent >= MINIMUM_REQUESTS
 
@@ -93,9 +103,14 @@ def test_generated_requests_never_break_the_server_or_the_schema():
 def fuzz(operation, mode, owned, headers) -> int:
     """Run one operation's generated cases; return how many requests went out."""
     sent = 0
+    negatable = any(
+        len(part) for part in (operation.path_parameters, operation.query, operation.headers, operation.body)
+    )
+    if mode is GenerationMode.NEGATIVE and not negatable:
+        return 0  # nothing in the request to make invalid
 
     @settings(
-        max_examples=EXAMPLES_PER_OPERATION_AND_MODE,
+        max_examples=EXAMPLES_OF.get(operation.label, EXAMPLES_PER_OPERATION_AND_MODE),
         deadline=None,
         database=None,
         derandomize=True,  # the same cases every run: a failure is reproducible, never flaky

@@ -56,3 +56,25 @@ def test_a_player_with_games_cannot_be_deleted(app):
     assert refused.status_code == 409 and "trash" in refused.json()["detail"]
     assert purge_trash(now=timezone.now() + timedelta(days=TRASH_DAYS + 1)) == 1
     assert app.delete(f"/api/v1/players/{pk}/").status_code == 204
+
+
+@pytest.mark.parametrize(("path", "body"), [("/api/v1/players/", {"name": 12}), ("/api/v1/scorebooks/", {"name": 12})])
+def test_a_name_that_is_a_number_is_a_400_as_the_schema_says_it_is_text(app, path, body):
+    response = app.post(path, body)
+    assert response.status_code == 400 and response.json()["name"] == ["Not a valid string."]
+
+
+def test_a_players_name_is_required_on_create_and_its_scorebook_cannot_change(app):
+    assert app.post("/api/v1/players/", {}).json() == {"name": ["This field is required."]}
+    player = app.post("/api/v1/players/", {"name": "Ann"}).json()
+    other = app.post("/api/v1/scorebooks/", {"name": "Club"}).json()["id"]
+    response = app.patch(f"/api/v1/players/{player['id']}/", {"scorebook": other})
+    assert response.status_code == 400 and "scorebook" in response.json()
+    assert app.patch(f"/api/v1/players/{player['id']}/", {"user": "me"}).json()["user"]["id"] == app.user.pk
+
+
+def test_a_page_size_out_of_bounds_is_a_400_naming_it(app):
+    assert app.get("/api/v1/players/?page_size=2").status_code == 200
+    for bad in ("0", "201", "null", "-1", "٣"):
+        response = app.get(f"/api/v1/players/?page_size={bad}")
+        assert response.status_code == 400 and "page_size" in response.json(), bad

@@ -6,6 +6,15 @@ from rest_framework import serializers
 BIG = 1_000_000
 
 
+class TextField(serializers.CharField):
+    """Text as the schema says: a JSON string. DRF's CharField would take 12 for "12"."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class UserRefSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     email = serializers.EmailField()

@@ -16,6 +16,7 @@ from scorekeeper.rules.game import (
 from scorekeeper.rules.tiles import DEFAULT_SET
 from scorekeeper.selectors import game_state
 
+from .common import TextField
 from .rounds import RoundSerializer
 
 
@@ -27,7 +28,7 @@ class RulesSerializer(serializers.Serializer):
 
 
 class GameCreateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=80, default="", allow_blank=True)
+    name = TextField(max_length=80, default="", allow_blank=True)
     scorebook = serializers.IntegerField(required=False, min_value=1, max_value=2**53)
     tile_set = serializers.ChoiceField(choices=TILE_SET_CHOICES, default=DEFAULT_SET)
     players = serializers.ListField(
@@ -42,7 +43,7 @@ class GameCreateSerializer(serializers.Serializer):
 
 
 class GameUpdateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=80, allow_blank=True)
+    name = TextField(max_length=80, allow_blank=True)
 
     def to_internal_value(self, data):
         if isinstance(data, dict):

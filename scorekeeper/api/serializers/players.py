@@ -5,14 +5,14 @@ from rest_framework import serializers
 
 from scorekeeper.models import Player
 
-from .common import UserRefSerializer, user_ref
+from .common import TextField, UserRefSerializer, user_ref
 
 
 class PlayerSerializer(serializers.ModelSerializer):
     """A player; `scorebook` on create (default: the personal one); `user`: "me" links the
     player to the caller's account, null unlinks."""
 
-    name = serializers.CharField(max_length=40, trim_whitespace=True)
+    name = TextField(max_length=40, trim_whitespace=True)
     scorebook = serializers.IntegerField(source="scorebook_id", required=False, min_value=1, max_value=2**53)
     user = serializers.SerializerMethodField()
 
@@ -56,5 +56,5 @@ class PlayerPatchSerializer(serializers.Serializer):
     """What a PATCH of a player takes: a new `name` (owners and scorers), `user` "me" (link the
     player to your account) or null (unlink); a player stays in its scorebook."""
 
-    name = serializers.CharField(max_length=40, trim_whitespace=True, required=False)
+    name = TextField(max_length=40, trim_whitespace=True, required=False)
     user = serializers.ChoiceField(choices=["me"], allow_null=True, required=False)

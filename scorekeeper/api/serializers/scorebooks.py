@@ -4,6 +4,8 @@ from rest_framework import serializers
 
 from scorekeeper.models import Membership, Role, Scorebook
 
+from .common import TextField
+
 
 class MemberSerializer(serializers.ModelSerializer):
     user = serializers.IntegerField(source="user_id")
@@ -17,7 +19,7 @@ class MemberSerializer(serializers.ModelSerializer):
 class ScorebookSerializer(serializers.ModelSerializer):
     """A scorebook as its member sees it: `role` is the caller's. Needs memberships prefetched."""
 
-    name = serializers.CharField(max_length=80)
+    name = TextField(max_length=80)
     personal = serializers.BooleanField(read_only=True)
     role = serializers.ChoiceField(choices=Role.choices, read_only=True)
     members = MemberSerializer(many=True, read_only=True, source="memberships")
