@@ -124,6 +124,10 @@ def test_an_invite_lands_where_the_tap_was_with_its_qr_code_copy_and_share(phone
     phone.locator("#share-invite").click()
     (shared,) = phone.evaluate("window.__shared")
     assert shared["url"] == phone.locator("#invite-url").input_value() and shared["title"] == "Join Family"
+    # Ann is the only owner: no Leave button that could only refuse, a line that says why instead.
+    expect(phone.locator("#members")).to_contain_text("The only owner: to leave, make someone else an owner first.")
+    expect(phone.locator("#members").get_by_role("button", name="Leave")).to_have_count(0)
+    screenshot(phone, "62b-scorebook-page")
 
 
 def test_an_invite_opened_signed_out_says_who_invites_to_what_and_sign_up_comes_back_to_it(browser, live_server):
