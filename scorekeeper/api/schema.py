@@ -7,7 +7,8 @@ A postprocessing hook (settings.SPECTACULAR_SETTINGS) that:
   on every answer; tests/api/test_schema.py checks each component against the answers);
 - writes a nullable reference the way strict OpenAPI 3.0 validators accept a null in its place
   (`oneOf` with a null-only schema, not `allOf` beside `nullable`, which they read as "never null");
-- marks what a PATCH cannot do without (a game's or scorebook's `name`, a member's `role`).
+- marks what a PATCH cannot do without (a game's or scorebook's `name`, a member's `role`), and
+  bounds a round's list of entries (1 to 50).
 """
 
 ERROR = {"$ref": "#/components/schemas/Error"}
@@ -56,8 +57,18 @@ def complete_schema(result, generator, request, public):
             component["required"] = list(component["properties"])
     for name, fields in REQUIRED_IN_PATCH.items():
         schemas[name]["required"] = fields
+    _list_bounds(schemas)
     _nullable_references(result)
     return result
+
+
+def _list_bounds(schemas: dict) -> None:
+    """A list of entries is bounded as the serializer bounds it (drf-spectacular leaves a nested
+    serializer's many=True unbounded): an empty one is a 400."""
+    from .serializers import RoundWriteSerializer
+
+    entries = RoundWriteSerializer().fields["entries"]
+    schemas["RoundWriteRequest"]["properties"]["entries"] |= {"minItems": 1, "maxItems": entries.max_length}
 
 
 def _operations(result):

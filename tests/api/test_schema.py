@@ -59,3 +59,42 @@ def test_the_api_docs_link_to_the_sign_in_document_and_its_browsable_page():
     assert page.status_code == 200
     script = next(src for src in re.findall(r'src="([^"]+)"', page.content.decode()) if "/api/docs/sign-in/" in src)
     assert "/_allauth/openapi.json" in client.get(script).content.decode()
+
+
+def _walk(node):
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from _walk(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _walk(value)
+
+
+def test_the_schema_says_what_the_server_takes_and_answers():
+    schema = yaml.safe_load(Client().get("/api/schema/").content)
+    components, paths = schema["components"]["schemas"], schema["paths"]
+    assert components["PlayerRequest"]["required"] == ["name"]
+    assert set(components["PatchedPlayerPatchRequest"]["properties"]) == {"name", "user"}
+    assert components["PatchedScorebookRequest"]["required"] == ["name"]
+    assert components["PatchedMemberRoleRequest"]["required"] == ["role"]
+    assert components["RoundWriteRequest"]["properties"]["entries"]["minItems"] == 1
+    for name, fields in {"Player": {"name", "user"}, "Game": {"status", "tile_set", "finished_at", "rules"},
+                         "Entry": {"went_out", "ended_on_double", "double_blank"},
+                         "Rules": {"target_score", "extended"}}.items():  # fmt: skip
+        assert fields <= set(components[name]["required"]), name
+    assert not [node for node in _walk(schema) if "allOf" in node and node.get("nullable")]
+    scorebook = next(p for p in paths["/api/v1/games/"]["get"]["parameters"] if p["name"] == "scorebook")
+    assert scorebook["schema"]["minimum"] == 1
+    for path, methods in paths.items():
+        for method, operation in methods.items():
+            assert operation["responses"]["400"]["content"]["application/json"]["schema"]["anyOf"], (path, method)
+            if method == "post":
+                key = next(p for p in operation["parameters"] if p["name"] == "Idempotency-Key")
+                assert (key["schema"]["minLength"], key["schema"]["maxLength"]) == (1, 255), path
+    created = paths["/api/v1/games/"]["post"]["responses"]["201"]["headers"]
+    assert created["ETag"]["required"] and created["Location"]["required"] and "Idempotent-Replayed" in created
+    assert paths["/api/v1/live/{token}/"]["get"]["responses"]["429"]["headers"]["Retry-After"]["required"]
+    export = paths["/api/v1/export/"]["get"]["responses"]["200"]["content"]
+    assert export["application/json"]["schema"] == {"$ref": "#/components/schemas/ExportDocument"}
+    assert export["text/csv"]["schema"]["type"] == "string"
