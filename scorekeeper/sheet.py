@@ -7,6 +7,7 @@ the rounds' entries add who went out and the penalties' badges."""
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from .models import Game, Round, Seat
 from .rules.deal import DealHint, suggested_deal
@@ -42,6 +43,19 @@ class Column:
     @property
     def moved(self) -> int:
         return abs(self.move)
+
+    @property
+    def place(self) -> str:
+        """The player's place as a table says it: "1st", "2nd" ("1.º", "2.º" in Spanish). A game
+        has at most ten players, so no place ends like 21st."""
+        rank = self.seat.rank
+        if rank == 1:
+            return pgettext("a player's place 1", "{n}st").format(n=rank)
+        if rank == 2:
+            return pgettext("a player's place 2", "{n}nd").format(n=rank)
+        if rank == 3:
+            return pgettext("a player's place 3", "{n}rd").format(n=rank)
+        return pgettext("a player's place 4 to 10", "{n}th").format(n=rank)
 
 
 @dataclass

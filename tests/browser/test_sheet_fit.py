@@ -40,11 +40,12 @@ def play(game, rounds: int) -> None:
         services.record_round(game=game, starting_double=game.rules.double_at(number), entries=entries)
 
 
-def open_sheet(browser, live_server, players: int, viewport=PHONE):
+def open_sheet(browser, live_server, players: int, viewport=PHONE, language="en"):
     user = UserFactory()
     game = make_game(owner=user, names=NAMES[:players])
     play(game, 6)
     context = browser.new_context(viewport=viewport, base_url=live_server.url, is_mobile=True, has_touch=True)
+    context.add_cookies([{"name": "language", "value": language, "url": live_server.url}])
     page = context.new_page()
     page.set_default_timeout(10_000)
     log_in(page, user.email)
@@ -133,4 +134,15 @@ def test_the_header_stays_in_view_while_the_rows_scroll(browser, live_server):
     page.wait_for_function("() => document.querySelector('.sheet-wrap').scrollTop > 0")
     head, top = page.locator("#sheet thead th").first.bounding_box(), wrap.bounding_box()["y"]
     assert abs(head["y"] - top) <= 2
+    context.close()
+
+
+def test_in_spanish_six_players_still_fit_with_their_places_said_in_spanish(browser, live_server):
+    context, page = open_sheet(browser, live_server, 6, language="es")
+    page.locator("#sheet tfoot").scroll_into_view_if_needed()
+    page.locator(".sheet-box").screenshot(path="tests/screenshots/sheet-fit-6-players-spanish-table.png")
+    assert page_width(page) <= PHONE["width"]
+    assert page.locator(".sheet-wrap").evaluate("w => w.scrollWidth <= w.clientWidth")
+    expect(page.locator("#sheet thead th").first).to_have_text("Doble")
+    expect(page.locator("#sheet thead th.player.lead .place")).to_have_text("1.º")
     context.close()
