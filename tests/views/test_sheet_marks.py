@@ -6,7 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from scorekeeper import services
+from scorekeeper import charts, services
 from scorekeeper.rules.rounds import EntryInput
 from tests.factories import make_game
 
@@ -61,3 +61,29 @@ def test_the_head_shows_short_names_places_and_moves_and_the_full_names_stay(cli
     assert "3rd" in heads[0] and "down 2 places" in heads[0]
     assert "2nd" in heads[1] and "up" not in heads[1] and "down" not in heads[1]
     assert 'class="grand lead">20<' in sheet
+
+
+def test_the_chart_labels_rounds_by_their_whole_double_and_shows_six_of_thirteen(client, user):
+    game = make_game(owner=user, names=["Ann", "Ben"], tile_set=12)
+    ann, ben = (seat.player for seat in game.seats.order_by("position"))
+    for double in range(12, -1, -1):
+        services.record_round(game=game, starting_double=double, entries=[
+            EntryInput(player=ann.pk, pips=0, went_out=True), EntryInput(player=ben.pk, pips=double + 3)
+        ])  # fmt: skip
+    client.force_login(user)
+    html = client.get(reverse("game", args=[game.pk])).content.decode()
+    svg = html[html.index("<svg") : html.index("</svg>")]
+    labels = re.findall(r"<text[^>]*>(\d+-\d+)</text>", svg)  # the x axis's, as drawn
+    assert labels == ["12-12", "10-10", "7-7", "5-5", "2-2", "0-0"]  # whole, first and last among them
+
+
+def test_every_line_of_the_chart_has_its_own_dash_and_its_key_shows_it():
+    css = charts.stylesheet()
+    dashes = [re.search(rf"\.serie-{i} \.line\{{stroke-dasharray:([^;]+);", css)[1] for i in range(10)]
+    assert len(set(dashes)) == 10
+    assert all(f"#activate-serie-{i} rect{{stroke-dasharray:{dash};" in css for i, dash in enumerate(dashes))
+
+
+def test_thinned_labels_keep_the_first_and_the_last():
+    assert charts.thinned(list("abcdefghij"), 4) == ["a", "d", "g", "j"]
+    assert charts.thinned(list("abc"), 6) == ["a", "b", "c"]
