@@ -105,6 +105,10 @@ class Sheet:
         return self.state.leaders
 
     @property
+    def lead(self) -> int | None:
+        return self.state.lead
+
+    @property
     def ending(self) -> str | None:
         return self.state.ending(self.game.rules)
 

@@ -183,6 +183,13 @@ class GameState:
         return tuple(seat for seat in self.standings if seat.rank == 1) if self.rounds else ()
 
     @property
+    def lead(self) -> int | None:
+        """By how many points the leaders are clear of the next total (None before a round is
+        played, or while every total is the same)."""
+        totals = sorted({seat.total for seat in self.seats})
+        return totals[1] - totals[0] if self.rounds and len(totals) > 1 else None
+
+    @property
     def next_number(self) -> int:
         """The number the next round gets: rounds are numbered 1, 2, ... in play order, and only
         the last one can be taken away, so the numbers never have a gap."""

@@ -253,3 +253,18 @@ def test_a_finished_sheet_says_how_the_game_ended_in_the_readers_language(client
     for double in range(6, -1, -1):
         play_round(other, double)
     assert "Every starting double has been played." in client.get(reverse("game", args=[other.pk])).content.decode()
+
+
+def test_the_sheet_says_by_how_many_points_the_leader_is_clear(client, user):
+    game = make_game(owner=user, names=("Ann", "Ben", "Cy"), tile_set=6)
+    ann, ben, cy = (s.player_id for s in game.seats.order_by("position"))
+    client.force_login(user)
+    assert "clear)" not in client.get(reverse("game", args=[game.pk])).content.decode()  # no round yet
+    entries = [EntryInput(player=ann, pips=0, went_out=True), EntryInput(player=ben, pips=9)]
+    services.record_round(game=game, starting_double=6, entries=[*entries, EntryInput(player=cy, pips=1)])
+    assert "Leading: Ann with 0 (1 point clear)" in client.get(reverse("game", args=[game.pk])).content.decode()
+    services.record_round(game=game, starting_double=5, entries=[
+        EntryInput(player=ann, pips=12), EntryInput(player=ben, pips=0, went_out=True), EntryInput(player=cy, pips=3),
+    ])  # fmt: skip
+    # Ann 12, Ben 9, Cy 4: Cy leads, 5 clear of Ben.
+    assert "Leading: Cy with 4 (5 points clear)" in client.get(reverse("game", args=[game.pk])).content.decode()

@@ -885,8 +885,8 @@ document.addEventListener("click", (event) => {
 
 // Round entry, second look (issue 22): a box that takes the focus holding a number has it selected,
 // so what is typed replaces it (440 → 44 never becomes 4440), by tap or by keyboard; after a
-// refused or questioned save, the element with the focus is scrolled fully into view (htmx restores
-// the focus to Save, or the first field to fix takes it, then shows the page from its top).
+// refused save, the element with the focus is scrolled fully into view (the first field to fix takes
+// it, then htmx shows the page from its top); after a questioned one, the question takes it.
 (function () {
   "use strict";
   const BOXES = "#round-form input.pips, #round-form input.tiles";
@@ -906,6 +906,15 @@ document.addEventListener("click", (event) => {
     const form = document.getElementById("round-form");
     if (!form || !form.querySelector("#error-summary, #surprises, #clash")) return;
     setTimeout(() => {  // after htmx's own scroll to the top of a boosted answer
+      // A question (a likely typo, skipped doubles, a clash) is read before anything else: it takes
+      // the focus at the top of the screen, so "Save anyway" is never one tap away unread.
+      const question = form.querySelector("#surprises, #clash");
+      if (question) {
+        question.setAttribute("tabindex", "-1");
+        question.focus({ preventScroll: true });
+        question.scrollIntoView({ block: "start" });
+        return;
+      }
       const focused = document.activeElement;
       if (focused && form.contains(focused) && !inView(focused)) focused.scrollIntoView({ block: "center" });
     }, 0);
