@@ -895,7 +895,8 @@ document.addEventListener("click", (event) => {
     const box = event.target;
     if (!(box instanceof HTMLInputElement) || !box.matches(BOXES) || box.value === "") return;
     selectAll(box);
-    setTimeout(() => { selectAll(box); }, 0);  // after the tap has put the caret where it landed
+    const typed = box.value;  // once something is typed, selecting again would swallow it
+    setTimeout(() => { if (box.value === typed) selectAll(box); }, 0);  // after the tap has put the caret where it landed
   });
   function inView(element) {
     const box = element.getBoundingClientRect();
