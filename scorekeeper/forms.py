@@ -6,8 +6,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from .converters import parse_id
-from .models import TILE_SET_CHOICES, Player
-from .rules.game import DEFAULT_PENALTY, MAX_PENALTY, MAX_TARGET_SCORE, RULE_FIELDS, GameRules
+from .models import TIE_BREAK_CHOICES, TILE_SET_CHOICES, Player
+from .rules.game import DEFAULT_PENALTY, MAX_PENALTY, MAX_ROUNDS, MAX_TARGET_SCORE, RULE_FIELDS, GameRules, TieBreak
 from .rules.rounds import EntryInput
 from .rules.tiles import DEFAULT_SET, split_tiles
 from .stats import PERIODS, SORTS, period_start
@@ -25,7 +25,24 @@ PRESETS = {
     "double-9-quarter": (gettext_lazy("Double-9, the 0-0 costs 25"), GameRules(tile_set=9, double_blank_penalty=25)),
     "extended": (gettext_lazy("Extended: down to 0-0 and back up"), GameRules(extended=True)),
     "target": (gettext_lazy("Play to 500 points"), GameRules(target_score=500)),
+    "short": (
+        format_lazy(gettext_lazy("Short game: double-{n} from {first}-{first} down"), n=DEFAULT_SET, first=9),
+        GameRules(first_double=9),
+    ),
+    "seven-rounds": (
+        gettext_lazy("7 rounds, a tie goes to who went out most"),
+        GameRules(rounds=7, tie_break=TieBreak.MOST_WENT_OUT),
+    ),
 }
+
+
+def form_values(rules: GameRules) -> dict:
+    """The rules as the new-game form shows them: the first double left empty when it is the set's
+    own top double, so changing the set does not leave it behind."""
+    values = rules.as_dict()
+    if values["first_double"] == rules.tile_set:
+        values["first_double"] = None
+    return values
 
 
 class PlayerForm(forms.ModelForm):
@@ -107,6 +124,22 @@ class NewGameForm(forms.Form):
         min_value=1, max_value=MAX_TARGET_SCORE, required=False, label=gettext_lazy("Play to a target score (empty: one pass)"),
         widget=forms.NumberInput(NUMERIC),
     )  # fmt: skip
+    # House options (RULES.md): a shorter sequence, a number of rounds, how ties are ranked.
+    first_double = forms.IntegerField(
+        min_value=0, max_value=max(choice for choice, _label in TILE_SET_CHOICES), required=False,
+        label=gettext_lazy("Start from this double (empty: the set's top double)"), widget=forms.NumberInput(NUMERIC),
+    )  # fmt: skip
+    rounds = forms.IntegerField(
+        min_value=1, max_value=MAX_ROUNDS, required=False,
+        label=gettext_lazy("End after this many rounds (empty: no limit)"), widget=forms.NumberInput(NUMERIC),
+    )  # fmt: skip
+    tie_break = forms.ChoiceField(
+        choices=TIE_BREAK_CHOICES, initial=TieBreak.SHARED, widget=forms.RadioSelect, label=gettext_lazy("Equal totals"),
+        required=False,  # not sent: shared, as before the option existed
+    )  # fmt: skip
+
+    def clean_tie_break(self) -> str:
+        return self.cleaned_data["tie_break"] or TieBreak.SHARED
 
     def __init__(self, *args, scorebook, **kwargs):
         super().__init__(*args, **kwargs)

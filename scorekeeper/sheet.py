@@ -113,6 +113,10 @@ class Sheet:
         return self.state.ending(self.game.rules)
 
     @property
+    def broken_tie(self) -> tuple[SeatState, ...]:
+        return self.state.broken_tie
+
+    @property
     def next_number(self) -> int:
         return self.state.next_number
 

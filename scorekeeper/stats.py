@@ -271,7 +271,7 @@ def head_to_head_from_seats(player, *, tile_set: int | None = None, since=None) 
         .annotate(
             games=Count("pk"),
             **{
-                name: Count("pk", filter=Q(**{f"total__{lookup}": F("game__seats__total")}))
+                name: Count("pk", filter=Q(**{f"rank__{lookup}": F("game__seats__rank")}))
                 for name, lookup in OUTCOMES.items()
             },
         )

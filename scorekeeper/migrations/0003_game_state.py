@@ -2,10 +2,13 @@
 
 from django.db import migrations, models
 
+# The rules' columns when this migration was written (later options keep their defaults).
+RULE_FIELDS = ("tile_set", "double_blank_penalty", "end_on_double_penalty", "extended", "target_score")
+
 
 def fill_state(apps, schema_editor):
     """Derive the new saved fields of every existing game with the rules module, as the services will."""
-    from scorekeeper.rules.game import RULE_FIELDS, GameRules
+    from scorekeeper.rules.game import GameRules
     from scorekeeper.rules.scoring import RoundResult, derive
 
     Game, Seat = apps.get_model("scorekeeper", "Game"), apps.get_model("scorekeeper", "Seat")

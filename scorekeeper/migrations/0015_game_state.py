@@ -1,12 +1,15 @@
 from django.db import migrations, models
 
+# The rules' columns when this migration was written (later options keep their defaults).
+RULE_FIELDS = ("tile_set", "double_blank_penalty", "end_on_double_penalty", "extended", "target_score")
+
 BATCH = 500  # games per pass: three reads and one bulk update each, on SQLite and PostgreSQL alike
 
 
 def fill_state(apps, schema_editor):
     """Derive and save the whole state of every game (the trash's too) from its entries, flags
     included, with the rules module, as the services do on every change."""
-    from scorekeeper.rules.game import RULE_FIELDS, GameRules
+    from scorekeeper.rules.game import GameRules
     from scorekeeper.rules.scoring import RoundResult, derive
     from scorekeeper.rules.snapshot import dump
 

@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from ..rules.game import DEFAULT_PENALTY, RULE_FIELDS, GameRules
+from ..rules.game import DEFAULT_PENALTY, MAX_ROUNDS, RULE_FIELDS, GameRules, TieBreak
 from ..rules.rounds import Seat as SeatRule
 from ..rules.scoring import EndReason
 from ..rules.tiles import DEFAULT_SET, SUPPORTED_SETS
@@ -66,6 +66,15 @@ class RoundQuerySet(models.QuerySet):
         return self.order_by("number").select_related("recorded_by", "corrected_by").with_entries()
 
 
+# The column that holds each of GameRules' fields: the same name, except `rounds` (a game's
+# `rounds` are the rounds it played; the house's number of rounds is `max_rounds`).
+RULE_COLUMNS = {name: "max_rounds" if name == "rounds" else name for name in RULE_FIELDS}
+TIE_BREAK_CHOICES = [
+    (TieBreak.SHARED, _("Equal totals share the place")),
+    (TieBreak.MOST_WENT_OUT, _("Equal totals: most rounds gone out first")),
+]
+
+
 class Game(ReaderRole, models.Model):
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress", _("In progress")
@@ -80,19 +89,28 @@ class Game(ReaderRole, models.Model):
     uid = models.UUIDField(default=uuid.uuid4, editable=False)
     players = models.ManyToManyField(Player, through="Seat", related_name="games")
 
-    # The rules, fixed when the game is created: one column per GameRules field, same names.
+    # The rules, fixed when the game is created: one column per GameRules field (RULE_COLUMNS).
     tile_set = models.PositiveSmallIntegerField(choices=TILE_SET_CHOICES, default=DEFAULT_SET)
     double_blank_penalty = models.PositiveSmallIntegerField(default=DEFAULT_PENALTY)
     end_on_double_penalty = models.PositiveSmallIntegerField(default=DEFAULT_PENALTY)
     extended = models.BooleanField(default=False)
     target_score = models.PositiveIntegerField(null=True, blank=True)
+    # House options: the double the sequence starts from (empty: the set's top double), a number
+    # of rounds the game ends after (empty: none), and how equal totals are ranked.
+    first_double = models.PositiveSmallIntegerField(null=True, blank=True)
+    max_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    tie_break = models.CharField(max_length=16, choices=TIE_BREAK_CHOICES, default=TieBreak.SHARED)
 
     # The game's state (rules.scoring.derive), saved by the services after every write.
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS)
     ended_because = models.CharField(
         max_length=10,
         blank=True,
-        choices=[(EndReason.SEQUENCE, _("Every double was played")), (EndReason.TARGET, _("The target was reached"))],
+        choices=[
+            (EndReason.SEQUENCE, _("Every double was played")),
+            (EndReason.TARGET, _("The target was reached")),
+            (EndReason.ROUNDS, _("The agreed rounds were played")),
+        ],
     )
     next_double = models.PositiveSmallIntegerField(null=True, blank=True)
     # The whole state as rules.snapshot saves it (standings, running totals, open doubles, per-seat
@@ -128,6 +146,15 @@ class Game(ReaderRole, models.Model):
                 condition=Q(target_score__isnull=True) | Q(target_score__gte=1), name="game_target_positive"
             ),
             models.CheckConstraint(
+                condition=Q(first_double__isnull=True) | Q(first_double__lte=F("tile_set")),
+                name="game_first_double_in_set",
+            ),
+            models.CheckConstraint(
+                condition=Q(max_rounds__isnull=True) | Q(max_rounds__gte=1, max_rounds__lte=MAX_ROUNDS),
+                name="game_max_rounds_in_range",
+            ),
+            models.CheckConstraint(condition=Q(tie_break__in=TieBreak.CHOICES), name="game_tie_break_known"),
+            models.CheckConstraint(
                 condition=Q(status="finished", finished_at__isnull=False)
                 | Q(status="in_progress", finished_at__isnull=True),
                 name="game_finished_at_matches_status",
@@ -139,7 +166,12 @@ class Game(ReaderRole, models.Model):
 
     @property
     def rules(self) -> GameRules:
-        return GameRules(**{name: getattr(self, name) for name in RULE_FIELDS})
+        return GameRules(**{name: getattr(self, column) for name, column in RULE_COLUMNS.items()})
+
+    @staticmethod
+    def columns_of(rules: GameRules) -> dict:
+        """The rules as the game's columns hold them (RULE_COLUMNS)."""
+        return {RULE_COLUMNS[name]: value for name, value in rules.as_dict().items()}
 
     @property
     def is_finished(self) -> bool:

@@ -10,6 +10,16 @@ MAX_PLAYERS = 10
 DEFAULT_PENALTY = 50
 MAX_PENALTY = 1000
 MAX_TARGET_SCORE = 100_000
+MAX_ROUNDS = 1000  # a house limit on rounds; round numbers are small integers
+
+
+class TieBreak:
+    """How equal totals are ranked (the house option "tie_break")."""
+
+    SHARED = "shared"  # equal totals share the rank
+    MOST_WENT_OUT = "most_went_out"  # then more rounds gone out first; still equal: shared
+
+    CHOICES = (SHARED, MOST_WENT_OUT)
 
 
 @dataclass(frozen=True)
@@ -21,6 +31,15 @@ class GameRules:
     end_on_double_penalty: int = DEFAULT_PENALTY
     extended: bool = False
     target_score: int | None = None
+    # House options: the sequence starts at first_double (None: the set's top double), the game
+    # ends after `rounds` rounds at most (None: no limit of its own), and how ties are ranked.
+    first_double: int | None = None
+    rounds: int | None = None
+    tie_break: str = TieBreak.SHARED
+
+    def __post_init__(self):
+        if self.first_double is None:
+            object.__setattr__(self, "first_double", self.tile_set)
 
     def as_dict(self) -> dict:
         """The options by name: the model's columns and the API's fields carry the same names."""
@@ -40,13 +59,39 @@ class GameRules:
             problems["target_score"] = _(
                 "A target score is between 1 and {most}, or empty to play the sequence once.", most=MAX_TARGET_SCORE
             )
+        if not isinstance(self.first_double, int) or not 0 <= self.first_double <= self.tile_set:
+            problems["first_double"] = _(
+                "The first double is between 0-0 and {n}-{n} on a double-{n} set (got {got}).",
+                n=self.tile_set,
+                got=self.first_double,
+            )
+        elif self.first_double == 0 and self.target_score is not None:
+            problems["first_double"] = _(
+                "A game that starts at 0-0 has one double only, so it cannot play to a target score: start at 1-1 or higher."
+            )
+        if self.rounds is not None and not 1 <= self.rounds <= MAX_ROUNDS:
+            problems["rounds"] = _(
+                "A game of a set number of rounds has 1 to {most} rounds, or empty to play the whole sequence.",
+                most=MAX_ROUNDS,
+            )
+        if self.tie_break not in TieBreak.CHOICES:
+            problems["tie_break"] = _(
+                'Equal totals are either "shared" or broken by "most_went_out" (got {got}).',
+                got=str(self.tie_break)[:40],
+            )
         return problems
 
     @property
+    def top(self) -> int:
+        """The highest double the sequence starts from: the set's own, or the house's first double."""
+        return self.first_double
+
+    @property
     def one_pass(self) -> tuple[int, ...]:
-        """The starting doubles of the first pass: N down to 0, then back up to N when extended."""
-        down = tuple(range(self.tile_set, -1, -1))
-        return down + tuple(range(1, self.tile_set + 1)) if self.extended else down
+        """The starting doubles of the first pass: the top double (N, or the first double) down to 0,
+        then back up to it when extended."""
+        down = tuple(range(self.top, -1, -1))
+        return down + tuple(range(1, self.top + 1)) if self.extended else down
 
     @property
     def tile_grammar(self) -> dict:
@@ -55,19 +100,31 @@ class GameRules:
 
     @property
     def round_limit(self) -> int | None:
-        """How many rounds the game has at most; None when it plays to a target score."""
+        """How many positions the sequence has; None when a target score repeats it."""
         return None if self.target_score is not None else len(self.one_pass)
+
+    @property
+    def rounds_planned(self) -> int | None:
+        """How many rounds the game has at most: the sequence, or the house's number of rounds if
+        that comes first; None when it plays to a target score with no number of rounds."""
+        limits = [limit for limit in (self.round_limit, self.rounds) if limit is not None]
+        return min(limits) if limits else None
+
+    @property
+    def _ladder(self) -> bool:
+        return self.extended and self.top > 0
 
     @property
     def period(self) -> int:
         """After how many rounds the starting doubles repeat: N+1 going down each time; 2N on an
-        extended ladder, which turns at each end without playing the end double twice."""
-        return 2 * self.tile_set if self.extended else self.tile_set + 1
+        extended ladder, which turns at each end without playing the end double twice (N: the
+        top double)."""
+        return 2 * self.top if self._ladder else self.top + 1
 
     def double_at(self, position: int) -> int:
         """The starting double of a position in the sequence (it goes on for target-score games)."""
-        n = self.tile_set
-        if self.extended:  # N..0, 1..N, N-1..0, 1..N, ...
+        n = self.top
+        if self._ladder:  # N..0, 1..N, N-1..0, 1..N, ...
             return abs(n - position % (2 * n))
         return n - position % (n + 1)
 
@@ -133,7 +190,9 @@ def place_round(rules: GameRules, last_position: int | None, starting_double: in
         if rules.double_at(position) == starting_double:
             return position
     expected = rules.double_at(positions[0])
-    if last_position is not None and rules.double_at(last_position) == starting_double:
+    if starting_double > rules.top:
+        reason = _("this game's sequence starts at {first}", first=f"{rules.top}-{rules.top}")
+    elif last_position is not None and rules.double_at(last_position) == starting_double:
         reason = _("it started the round just played")
     else:
         reason = _("it was already played or skipped in this pass")

@@ -4,7 +4,7 @@ import operator
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .game import GameRules, open_positions
+from .game import GameRules, TieBreak, open_positions
 from .text import Text, _
 
 
@@ -20,14 +20,26 @@ class Standing:
     rank: int
 
 
-def standings(seats: Sequence[tuple[Hashable, str]], totals: Mapping[Hashable, int]) -> list[Standing]:
-    """Lowest total first; equal totals share a rank (1, 1, 3); seat order breaks display ties."""
-    ordered = sorted(enumerate(seats), key=lambda item: (totals.get(item[1][0], 0), item[0]))
+def standings(
+    seats: Sequence[tuple[Hashable, str]],
+    totals: Mapping[Hashable, int],
+    went_out: Mapping[Hashable, int] | None = None,
+) -> list[Standing]:
+    """Lowest total first; equal totals share a rank (1, 1, 3), unless `went_out` (the rounds each
+    player went out, given under the "most went out" tie-break) ranks them: more rounds first,
+    still equal: shared. Seat order breaks display ties."""
+    out = went_out or {}
+
+    def standing(player) -> tuple[int, int]:
+        return totals.get(player, 0), -out.get(player, 0)
+
+    ordered = sorted(enumerate(seats), key=lambda item: (standing(item[1][0]), item[0]))
     result: list[Standing] = []
+    previous = None
     for place, (_seat, (player, name)) in enumerate(ordered, start=1):
-        total = totals.get(player, 0)
-        rank = result[-1].rank if result and result[-1].total == total else place
-        result.append(Standing(player, name, total, rank))
+        rank = result[-1].rank if result and standing(player) == previous else place
+        previous = standing(player)
+        result.append(Standing(player, name, totals.get(player, 0), rank))
     return result
 
 
@@ -47,44 +59,54 @@ class Progress:
     ended_after: int | None
     next_position: int | None
     running: tuple[dict[Hashable, int], ...] = ()  # the totals after each round
+    ended_because: str | None = None  # an EndReason once finished
 
 
 def progress(rules: GameRules, players: Iterable[Hashable], rounds: Sequence[PlayedRound]) -> Progress:
     """Replay the rounds in order: running totals, whether and when the game ended."""
     totals = dict.fromkeys(players, 0)
-    ended_after = None
+    ended_after = ended_because = None
     running = []
     for number, played in enumerate(rounds, start=1):
         for player, score in played.scores.items():
             totals[player] = totals.get(player, 0) + score
         running.append(dict(totals))
-        if ended_after is None and _ends_game(rules, played.position, totals):
-            ended_after = number
+        if ended_after is None:
+            ended_because = _ends_game(rules, number, played.position, totals)
+            ended_after = number if ended_because else None
     finished = ended_after is not None
     next_position = None if finished else (rounds[-1].position + 1 if rounds else 0)
-    return Progress(totals, finished, ended_after, next_position, tuple(running))
+    return Progress(totals, finished, ended_after, next_position, tuple(running), ended_because)
 
 
-def _ends_game(rules: GameRules, position: int, totals: Mapping[Hashable, int]) -> bool:
+def _ends_game(rules: GameRules, number: int, position: int, totals: Mapping[Hashable, int]) -> str | None:
+    """Why the game ends with round `number` (at `position`), or None if it goes on. A target
+    reached is said first, then the end of the sequence, then the house's number of rounds."""
     if rules.target_score is not None:
-        return any(total >= rules.target_score for total in totals.values())
-    return position + 1 >= len(rules.one_pass)
+        if any(total >= rules.target_score for total in totals.values()):
+            return EndReason.TARGET
+    elif position + 1 >= len(rules.one_pass):
+        return EndReason.SEQUENCE
+    if rules.rounds is not None and number >= rules.rounds:
+        return EndReason.ROUNDS
+    return None
 
 
 def winners(ranked: Sequence[Standing]) -> list[Hashable]:
     return [standing.player for standing in ranked if standing.rank == 1]
 
 
-# How a finished game ended for a player against one opponent, by the comparison of the player's
-# total with the opponent's (a lower total finishes ahead). The comparisons are named as a
-# database's lookups name them, so the records and the queries over seats count the same way.
+# How a finished game ended for a player against one opponent, by the comparison of their final
+# ranks (a lower rank finishes ahead; equal totals share a rank unless the tie-break ranks them).
+# The comparisons are named as a database's lookups name them, so the records and the queries over
+# seats count the same way.
 OUTCOMES = {"ahead": "lt", "behind": "gt", "level": "exact"}
 _COMPARE = {"lt": operator.lt, "gt": operator.gt, "exact": operator.eq}
 
 
-def outcome(total: int, opponent_total: int) -> str:
-    """How a player with `total` did against an opponent with `opponent_total`: a key of OUTCOMES."""
-    return next(name for name, comparison in OUTCOMES.items() if _COMPARE[comparison](total, opponent_total))
+def outcome(rank: int, opponent_rank: int) -> str:
+    """How a player who finished at `rank` did against an opponent at `opponent_rank`: a key of OUTCOMES."""
+    return next(name for name, comparison in OUTCOMES.items() if _COMPARE[comparison](rank, opponent_rank))
 
 
 def leaderboard_order(wins: int, win_rate: float, average_total: float | None) -> tuple:
@@ -139,6 +161,7 @@ class RoundLine:
 class EndReason:
     SEQUENCE = "sequence"  # every starting double of the game was played
     TARGET = "target"  # someone's total reached the target score
+    ROUNDS = "rounds"  # the house's number of rounds was played
 
 
 @dataclass(frozen=True)
@@ -161,7 +184,7 @@ class GameState:
 
     def marker_after(self, rules: GameRules, position: int) -> str | None:
         """What a sheet marks after a position: where an extended ladder turns, where a pass ends."""
-        if rules.extended and rules.double_at(position) in (0, rules.tile_set) and position > 0:
+        if rules.extended and rules.top > 0 and rules.double_at(position) in (0, rules.top) and position > 0:
             return (
                 _("the ladder turns: back up") if rules.double_at(position) == 0 else _("the ladder turns: back down")
             )
@@ -176,7 +199,20 @@ class GameState:
                      target=rules.target_score)  # fmt: skip
         if self.ended_because == EndReason.SEQUENCE:
             return _("Every starting double has been played.")
+        if self.ended_because == EndReason.ROUNDS:
+            return _("Ended after round {round}: the {rounds} rounds agreed were played.", round=self.ended_after,
+                     rounds=rules.rounds)  # fmt: skip
         return None
+
+    @property
+    def broken_tie(self) -> tuple[SeatState, ...]:
+        """Everyone on the winning total, in standing order, when some of them did not win: a tie the
+        "most went out" tie-break settled. Empty otherwise, and while the game goes on."""
+        if not self.finished or not self.winners:
+            return ()
+        best = min(seat.total for seat in self.seats)
+        tied = tuple(seat for seat in self.standings if seat.total == best)
+        return tied if any(not seat.is_winner for seat in tied) else ()
 
     @property
     def leaders(self) -> tuple[SeatState, ...]:
@@ -200,7 +236,8 @@ def derive(rules: GameRules, seats: Sequence[tuple[Hashable, str]], rounds: Sequ
     """The state of a game from its rules, its players in seat order and its rounds in play order."""
     players = [player for player, _ in seats]
     state = progress(rules, players, [PlayedRound(r.position, r.scores) for r in rounds])
-    ranked = standings(seats, state.totals)
+    went_out = {player: sum(1 for r in rounds if player in r.went_out) for player in players}
+    ranked = standings(seats, state.totals, went_out if rules.tie_break == TieBreak.MOST_WENT_OUT else None)
     rank = {row.player: row.rank for row in ranked}
     place = {row.player: index for index, row in enumerate(ranked, start=1)}
     won = set(winners(ranked)) if state.finished else set()
@@ -239,18 +276,16 @@ def derive(rules: GameRules, seats: Sequence[tuple[Hashable, str]], rounds: Sequ
     open_doubles = () if state.finished else tuple(rules.double_at(p) for p in open_positions(rules, last))
     if state.finished:
         show_until = last
-    elif rules.round_limit is not None:
-        show_until = rules.round_limit - 1
     else:
-        show_until = rules.pass_end(state.next_position)
+        show_until = rules.round_limit - 1 if rules.round_limit is not None else rules.pass_end(state.next_position)
+        if rules.rounds is not None:  # the rounds left, if no double is skipped
+            show_until = min(show_until, state.next_position + rules.rounds - len(rounds) - 1)
     return GameState(
         seats=seat_states,
         standings=tuple(sorted(seat_states, key=lambda seat: seat.place)),
         winners=tuple(seat.player for seat in seat_states if seat.is_winner),
         finished=state.finished,
-        ended_because=(EndReason.TARGET if rules.target_score is not None else EndReason.SEQUENCE)
-        if state.finished
-        else None,
+        ended_because=state.ended_because,
         ended_after=state.ended_after,
         rounds=tuple(lines),
         next_position=state.next_position,

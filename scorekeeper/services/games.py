@@ -38,7 +38,7 @@ def create_game(
             next_double=state.next_double,
             state=snapshot.dump(state, []),
             **({"uid": uid} if uid is not None else {}),
-            **rules.as_dict(),
+            **Game.columns_of(rules),
         )
         save_with_history(game, by, HistoryAction.GAME_CREATED)
         Seat.objects.bulk_create(

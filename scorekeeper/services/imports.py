@@ -12,6 +12,7 @@ from .. import ratings
 from ..errors import InvalidInput
 from ..models import (
     ENTRY_FIELDS,
+    RULE_COLUMNS,
     Entry,
     Game,
     HistoryAction,
@@ -23,7 +24,7 @@ from ..models import (
     entry_values,
 )
 from ..rules import snapshot
-from ..rules.game import RULE_FIELDS, GameRules, SequenceConflict, place_round, seating_problems
+from ..rules.game import GameRules, SequenceConflict, place_round, seating_problems
 from ..rules.rounds import EntryInput, InvalidRound, ScoredRound, score_round
 from ..rules.rounds import Seat as SeatRule
 from ..rules.scoring import GameState
@@ -149,7 +150,7 @@ def save_imports(*, by, scorebook: Scorebook, games: Sequence[CheckedGame]) -> l
     now = timezone.now()
     made = [
         Game(scorebook=scorebook, created_by=by, name=game.name.strip(),
-             **({"uid": game.uid} if game.uid is not None else {}), **game.rules.as_dict(),
+             **({"uid": game.uid} if game.uid is not None else {}), **Game.columns_of(game.rules),
              status=Game.Status.FINISHED if game.state.finished else Game.Status.IN_PROGRESS,
              finished_at=(game.finished_at or game.played_at or now) if game.state.finished else None,
              ended_because=game.state.ended_because or "", next_double=game.state.next_double,
@@ -159,7 +160,7 @@ def save_imports(*, by, scorebook: Scorebook, games: Sequence[CheckedGame]) -> l
         for game in games
     ]  # fmt: skip
     # Inserted as they are (_insert): bulk_create would stamp created_at with the time of the insert.
-    columns = ("scorebook", "created_by", "name", "uid", *RULE_FIELDS, "status", "finished_at", "ended_because",
+    columns = ("scorebook", "created_by", "name", "uid", *RULE_COLUMNS.values(), "status", "finished_at", "ended_because",
                "next_double", "state", "version", "created_at", "updated_at")  # fmt: skip
     attributes = [Game._meta.get_field(name).attname for name in columns]
     ids = _insert(Game, columns, [tuple(getattr(row, name) for name in attributes) for row in made], returning=True)

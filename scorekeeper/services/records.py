@@ -66,7 +66,7 @@ def detail_of(seats: list[Seat], played) -> tuple[Counter, Counter]:
             if other is not seat:
                 key = (seat.player_id, other.player_id)
                 opponents[(*key, 0)] += 1
-                opponents[(*key, OPPONENT_COUNTS.index(outcome(seat.total, other.total)))] += 1
+                opponents[(*key, OPPONENT_COUNTS.index(outcome(seat.rank, other.rank)))] += 1
     return doubles, opponents
 
 

@@ -226,6 +226,10 @@ def _read_game(index: int, game, *, suspect: bool) -> _GameInFile:
         extended=_flag(options.get("extended", defaults.extended), where, "extended"),
         target_score=_number(options.get("target_score", defaults.target_score), where, "target_score",
                              optional=True),
+        # House options (files written before them lack them: the defaults then).
+        first_double=_number(options.get("first_double"), where, "first_double", optional=True),
+        rounds=_number(options.get("rounds"), where, "rounds", optional=True),
+        tie_break=options.get("tie_break", defaults.tie_break),
     )  # fmt: skip
     created_at = _when(game.get("created_at"), where, "created_at")
     finished_at = _when(game.get("finished_at"), where, "finished_at")

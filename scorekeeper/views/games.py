@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from .. import caching, charts, follow, scorebooks, services
 from .. import history as changes
 from ..converters import parse_id
-from ..forms import PRESETS, NewGameForm, PlayerForm, RenameGameForm
+from ..forms import PRESETS, NewGameForm, PlayerForm, RenameGameForm, form_values
 from ..models import TRASH_DAYS, Game, LiveLink, member_of
 from ..rules.deal import suggested_deal
 from ..rules.game import DEFAULT_PENALTY, MAX_PLAYERS, MIN_PLAYERS, GameRules
@@ -58,7 +58,7 @@ def new_game(request):
     initial = {}
     if last is not None and request.GET.get("same"):
         seats = sorted(last.seats.all(), key=lambda seat: seat.position)
-        initial = last.rules.as_dict() | {
+        initial = form_values(last.rules) | {
             "players": [str(seat.player_id) for seat in seats],
             "seat_order": ",".join(str(seat.player_id) for seat in seats),
         }
@@ -78,7 +78,7 @@ def new_game(request):
                     form.add_error(field if field in form.fields else None, problem)
         else:
             return redirect("game", pk=game.pk)
-    presets = {key: rules.as_dict() for key, (_, rules) in PRESETS.items()}
+    presets = {key: form_values(rules) for key, (_, rules) in PRESETS.items()}
     return render(
         request,
         "scorekeeper/new_game.html",
@@ -227,6 +227,9 @@ def rules(request):
         "default_set": top,
         "default_penalty": DEFAULT_PENALTY,
         "extended_rounds": len(GameRules(tile_set=top, extended=True).one_pass),
+        "full_rounds": len(GameRules(tile_set=top).one_pass),
+        "short_first": PRESETS["short"][1].first_double,
+        "short_rounds": len(PRESETS["short"][1].one_pass),
         "one_tile": hand_range(top, top, 1, False).high,
         "two_tiles": hand_range(top, top, 2, False).high,
         "deals": [(players, suggested_deal(top, players)) for players in (2, 4, 6, 8)],

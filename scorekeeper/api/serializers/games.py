@@ -9,11 +9,13 @@ from scorekeeper.rules.game import (
     DEFAULT_PENALTY,
     MAX_PENALTY,
     MAX_PLAYERS,
+    MAX_ROUNDS,
     MAX_TARGET_SCORE,
     MIN_PLAYERS,
     GameRules,
+    TieBreak,
 )
-from scorekeeper.rules.tiles import DEFAULT_SET
+from scorekeeper.rules.tiles import DEFAULT_SET, SUPPORTED_SETS
 from scorekeeper.selectors import game_state
 
 from .common import TextField
@@ -25,6 +27,27 @@ class RulesSerializer(serializers.Serializer):
     end_on_double_penalty = serializers.IntegerField(default=DEFAULT_PENALTY, min_value=0, max_value=MAX_PENALTY)
     extended = serializers.BooleanField(default=False)
     target_score = serializers.IntegerField(default=None, allow_null=True, min_value=1, max_value=MAX_TARGET_SCORE)
+    first_double = serializers.IntegerField(
+        default=None,
+        allow_null=True,
+        min_value=0,
+        max_value=max(SUPPORTED_SETS),
+        help_text="The double the sequence starts from, at most the set's top double (null: the top double). "
+        "Answers give the number.",
+    )
+    rounds = serializers.IntegerField(
+        default=None,
+        allow_null=True,
+        min_value=1,
+        max_value=MAX_ROUNDS,
+        help_text="The game ends after this many rounds, or earlier at the end of its sequence or target "
+        "(null: no number of rounds).",
+    )
+    tie_break = serializers.ChoiceField(
+        choices=TieBreak.CHOICES,
+        default=TieBreak.SHARED,
+        help_text="shared: equal totals share the rank; most_went_out: then more rounds gone out ranks first.",
+    )
 
 
 class GameCreateSerializer(serializers.Serializer):
@@ -118,7 +141,7 @@ class GameListSerializer(serializers.ModelSerializer):
         return list(game_state(game).state.winners)
 
     def get_rounds_planned(self, game) -> int | None:
-        return game.rules.round_limit
+        return game.rules.rounds_planned
 
     def get_suggested_deal(self, game) -> DealSerializer:
         hint = suggested_deal(game.tile_set, len(game.seats.all()))

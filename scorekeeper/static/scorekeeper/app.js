@@ -64,6 +64,10 @@ window.scorekeeperText = (function () {
     form.elements.end_on_double_penalty.value = data.end_on_double_penalty;
     form.elements.extended.checked = data.extended;
     form.elements.target_score.value = data.target_score || "";
+    form.elements.first_double.value = data.first_double === null ? "" : data.first_double;
+    form.elements.rounds.value = data.rounds || "";
+    const tieBreak = form.querySelector(`input[name=tie_break][value="${CSS.escape(data.tie_break)}"]`);
+    if (tieBreak) tieBreak.checked = true;
   }
 
   document.addEventListener("change", (event) => {
