@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy
 
 from .converters import parse_id
 from .models import TIE_BREAK_CHOICES, TILE_SET_CHOICES, Player
-from .rules.game import DEFAULT_PENALTY, MAX_PENALTY, MAX_ROUNDS, MAX_TARGET_SCORE, RULE_FIELDS, GameRules, TieBreak
+from .rules.game import DEFAULT_PENALTY, MAX_PENALTY, MAX_TARGET_SCORE, RULE_FIELDS, GameRules, TieBreak
 from .rules.rounds import EntryInput
 from .rules.tiles import DEFAULT_SET, split_tiles
 from .stats import PERIODS, SORTS, period_start
@@ -125,13 +125,14 @@ class NewGameForm(forms.Form):
         widget=forms.NumberInput(NUMERIC),
     )  # fmt: skip
     # House options (RULES.md): a shorter sequence, a number of rounds, how ties are ranked.
+    # Their ranges are the rules' (GameRules.problems, in clean): one message each, all at once.
     first_double = forms.IntegerField(
-        min_value=0, max_value=max(choice for choice, _label in TILE_SET_CHOICES), required=False,
-        label=gettext_lazy("Start from this double (empty: the set's top double)"), widget=forms.NumberInput(NUMERIC),
+        required=False, label=gettext_lazy("Start from this double (empty: the set's top double)"),
+        widget=forms.NumberInput(NUMERIC),
     )  # fmt: skip
     rounds = forms.IntegerField(
-        min_value=1, max_value=MAX_ROUNDS, required=False,
-        label=gettext_lazy("End after this many rounds (empty: no limit)"), widget=forms.NumberInput(NUMERIC),
+        required=False, label=gettext_lazy("End after this many rounds (empty: no limit)"),
+        widget=forms.NumberInput(NUMERIC),
     )  # fmt: skip
     tie_break = forms.ChoiceField(
         choices=TIE_BREAK_CHOICES, initial=TieBreak.SHARED, widget=forms.RadioSelect, label=gettext_lazy("Equal totals"),
@@ -161,6 +162,15 @@ class NewGameForm(forms.Form):
         tapped = self.cleaned_data.get("seat_order") or []
         ordered = [pk for pk in dict.fromkeys(tapped) if pk in chosen]
         return ordered + [pk for pk in chosen if pk not in ordered]
+
+    def clean(self):
+        """The options together, as the rules judge them (a first double beyond the set, a number
+        of rounds out of range, a target with 0-0 alone): every problem beside its field at once."""
+        cleaned = super().clean()
+        if all(name in cleaned for name in RULE_FIELDS):
+            for field, problem in self.game_rules().problems().items():
+                self.add_error(field, str(problem))
+        return cleaned
 
     def game_rules(self) -> GameRules:
         return GameRules(**{name: self.cleaned_data[name] for name in RULE_FIELDS})

@@ -11,6 +11,7 @@ from django.utils.translation import pgettext
 
 from .models import Game, Round, Seat
 from .rules.deal import DealHint, suggested_deal
+from .rules.game import TieBreak
 from .rules.names import short_names
 from .rules.places import moves
 from .rules.scoring import GameState, SeatState
@@ -156,7 +157,7 @@ def build_sheet(game: Game, seats: list[Seat], rounds: list[Round] | None = None
         rows.append(row)
     lines = state.rounds
     before = lines[-2].totals if len(lines) > 1 else None
-    moved = moves(before, lines[-1].totals) if lines else (0,) * len(seats)
+    moved = moves(before, lines[-1].totals, *_went_out_around_last(rules, state, rows)) if lines else (0,) * len(seats)
     started = bool(lines)  # nobody leads before the first round
     names = [seat.name for seat in state.seats]
     columns = [
@@ -167,6 +168,17 @@ def build_sheet(game: Game, seats: list[Seat], rounds: list[Round] | None = None
         for cell, column in zip(row.cells, columns, strict=False):
             cell.lead = column.lead
     return Sheet(game, seats, rows, state, suggested_deal(game.tile_set, len(seats)), columns)
+
+
+def _went_out_around_last(rules, state: GameState, rows: list[Row]) -> tuple[list[int] | None, list[int] | None]:
+    """Under the "most went out" tie-break, the rounds each seat went out before the last round and
+    after it (what places are ranked by when totals are level); (None, None) otherwise."""
+    last = next((row.round for row in rows if row.round and row.round.position == state.last_position), None)
+    if rules.tie_break != TieBreak.MOST_WENT_OUT or last is None:  # a sheet drawn without its rounds
+        return None, None
+    after = [seat.went_out for seat in state.seats]
+    out = {entry.player_id for entry in last.entries.all() if entry.went_out}
+    return [count - (seat.player in out) for count, seat in zip(after, state.seats, strict=True)], after
 
 
 def _penalty_marks(entry, rules) -> list[tuple[str, str]]:

@@ -25,7 +25,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='game',
             name='tie_break',
-            field=models.CharField(choices=[('shared', 'Equal totals share the place'), ('most_went_out', 'Equal totals: most rounds gone out first')], default='shared', max_length=16),
+            field=models.CharField(choices=[('shared', 'Share the place'), ('most_went_out', 'Most rounds gone out ranks first')], default='shared', max_length=16),
         ),
         migrations.AddField(
             model_name='historicalgame',
@@ -40,7 +40,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='historicalgame',
             name='tie_break',
-            field=models.CharField(choices=[('shared', 'Equal totals share the place'), ('most_went_out', 'Equal totals: most rounds gone out first')], default='shared', max_length=16),
+            field=models.CharField(choices=[('shared', 'Share the place'), ('most_went_out', 'Most rounds gone out ranks first')], default='shared', max_length=16),
         ),
         migrations.AlterField(
             model_name='game',

@@ -70,8 +70,8 @@ class RoundQuerySet(models.QuerySet):
 # `rounds` are the rounds it played; the house's number of rounds is `max_rounds`).
 RULE_COLUMNS = {name: "max_rounds" if name == "rounds" else name for name in RULE_FIELDS}
 TIE_BREAK_CHOICES = [
-    (TieBreak.SHARED, _("Equal totals share the place")),
-    (TieBreak.MOST_WENT_OUT, _("Equal totals: most rounds gone out first")),
+    (TieBreak.SHARED, _("Share the place")),
+    (TieBreak.MOST_WENT_OUT, _("Most rounds gone out ranks first")),
 ]
 
 

@@ -220,10 +220,12 @@ class GameState:
 
     @property
     def lead(self) -> int | None:
-        """By how many points the leaders are clear of the next total (None before a round is
-        played, or while every total is the same)."""
-        totals = sorted({seat.total for seat in self.seats})
-        return totals[1] - totals[0] if self.rounds and len(totals) > 1 else None
+        """By how many points the leaders are clear of the best total of everyone else: 0 when the
+        tie-break put them ahead of someone level on points; None before a round is played, or
+        while everyone leads."""
+        leaders = {seat.player for seat in self.leaders}
+        others = [seat.total for seat in self.seats if seat.player not in leaders]
+        return min(others) - self.leaders[0].total if leaders and others else None
 
     @property
     def next_number(self) -> int:

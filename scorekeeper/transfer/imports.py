@@ -355,7 +355,7 @@ def import_games(*, data, scorebook: Scorebook, by, progress=None, max_games: in
             )
         except services.InvalidInput as invalid:
             where = read.where
-            problems = [f"{where}, {_round_of(key)}{m}" for key, messages in invalid.errors.items() for m in messages]
+            problems = [f"{where}{_round_of(key)}{m}" for key, messages in invalid.errors.items() for m in messages]
             raise BadFile({"file": problems}) from None
         if progress is not None:
             progress.update(1)
@@ -366,7 +366,8 @@ def import_games(*, data, scorebook: Scorebook, by, progress=None, max_games: in
 
 
 def _round_of(key: str) -> str:
-    """ "rounds[2]" as the services name a round -> "round 3: "."""
+    """Where in a game a problem of the services is: "rounds[2]" -> ", round 3: "; any other field
+    (a rule) -> ': "tie_break": '."""
     if key.startswith("rounds[") and key.endswith("]"):
-        return _("round {number}: ").format(number=int(key[7:-1]) + 1)
-    return ""
+        return ", " + _("round {number}: ").format(number=int(key[7:-1]) + 1)
+    return f": {_quoted(key)}: "

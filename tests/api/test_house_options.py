@@ -85,7 +85,6 @@ def test_a_short_game_counts_down_from_its_first_double_and_ends_at_the_blank(ap
     assert Round.objects.count() == 4
 
 
-@pytest.mark.xfail(strict=True, reason="answers 409 starting_double_unavailable (the lead's call: 400 or 409?)")
 def test_a_double_above_the_first_double_is_a_400_naming_the_starting_double(app):
     """API.md: a 400 is a body no game state could fix (7-7 on a double-6 set is one), a 409 a body
     that conflicts with the game's state. No round ever makes 4-4 playable in a game from 3-3."""
@@ -93,6 +92,7 @@ def test_a_double_above_the_first_double_is_a_400_naming_the_starting_double(app
     response = app.post(rounds_url(game), round_body(game, 4, 3, 4))
     assert response.status_code == 400, response.content
     assert [error["field"] for error in response.json()["errors"]] == ["starting_double"]
+    assert response.json()["errors"][0]["code"] == "starting_double_above_first"
     assert Round.objects.count() == 0
 
 

@@ -210,3 +210,26 @@ def test_the_tie_break_also_orders_the_standings_while_the_game_goes_on():
     ])  # fmt: skip
     assert not state.finished and state.winners == () and state.broken_tie == ()
     assert [(s.name, s.rank) for s in state.standings] == [("Ann", 1), ("Ben", 1), ("Cy", 3)]
+
+
+def test_a_leader_ahead_only_on_rounds_gone_out_is_no_points_clear():
+    rules = GameRules(tile_set=6, tie_break=TieBreak.MOST_WENT_OUT)
+    state = derive(rules, SEATS, [
+        RoundResult(0, {1: 0, 2: 15, 3: 40}, went_out=frozenset({1})),
+        RoundResult(1, {1: 15, 2: 0, 3: 0}, went_out=frozenset({2})),
+        RoundResult(2, {1: 0, 2: 0, 3: 9}, went_out=frozenset({2})),
+    ])  # fmt: skip
+    assert [seat.name for seat in state.leaders] == ["Ben"] and state.lead == 0
+    shared = derive(GameRules(tile_set=6), SEATS, [RoundResult(0, {1: 0, 2: 0, 3: 25}, went_out=frozenset({1}))])
+    assert [seat.name for seat in shared.leaders] == ["Ann", "Ben"] and shared.lead == 25
+
+
+def test_places_move_by_the_tie_break_when_it_ranks_level_totals():
+    from scorekeeper.rules.places import moves, ranks
+
+    assert ranks([15, 15, 40]) == (1, 1, 3)
+    assert ranks([15, 15, 40], [1, 2, 0]) == (2, 1, 3)
+    # Bea was 2nd on level totals before the round and is 2nd after it: no move.
+    assert moves([15, 15, 40], [15, 15, 49], [2, 1, 0], [2, 1, 0]) == (0, 0, 0)
+    assert moves([15, 15, 40], [15, 15, 49]) == (0, 0, 0)
+    assert moves([10, 15, 40], [15, 15, 40], [1, 1, 0], [1, 2, 0]) == (-1, 1, 0)

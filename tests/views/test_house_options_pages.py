@@ -191,7 +191,7 @@ def test_the_house_options_read_in_spanish(client, user):
     client.force_login(user)
     PlayerFactory(owner=user, name="Lupe")
     new_page = client.get(reverse("new_game"), **SPANISH).content.decode()
-    assert "<summary>Reglas de la casa</summary>" in new_page
+    assert '<summary class="disclosure">Reglas de la casa</summary>' in new_page
     assert "Partida corta: doble 12, del 9-9 hacia abajo" in new_page
     assert "7 rondas; un empate lo gana quien salió más veces" in new_page
     short = make_game(owner=user, tile_set=12, first_double=9, tie_break="most_went_out")
@@ -200,7 +200,7 @@ def test_the_house_options_read_in_spanish(client, user):
     assert "desde el 9-9" in summary and "empates: gana quien salió más veces" in summary, summary
     tied = tied_game(user, "most_went_out")
     over = client.get(reverse("game", args=[tied.pk]), **SPANISH).content.decode()
-    assert tie_sentence(over) == "Empate a 10 puntos, desempatado por rondas en que salió cada uno: Ann 2, Ben 1."
+    assert tie_sentence(over) == "Empate a 10 puntos, resuelto por las rondas en que salió cada uno: Ann 2, Ben 1."
 
 
 def test_a_first_double_out_of_range_is_refused_in_spanish(client, user, table):
@@ -208,7 +208,7 @@ def test_a_first_double_out_of_range_is_refused_in_spanish(client, user, table):
     response = client.post(reverse("new_game"), new_game_form(table, tile_set=6, first_double=7), **SPANISH)
     assert Game.objects.count() == 0
     assert (
-        "En un juego doble 6, el primer doble va del 0-0 al 6-6 (llegó 7)."
+        "En un juego doble 6, el primer doble va del 0-0 al 6-6 (se indicó 7)."
         in response.context["form"].errors["first_double"]
     )
 

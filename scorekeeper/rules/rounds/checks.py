@@ -121,9 +121,18 @@ def check_4_double_only_going_out(hand: _Hand) -> list[RoundError]:
     return []
 
 
-def check_5_starting_double_in_set(rules: GameRules) -> RoundError:
-    """Check 5 (its first half): the starting double is a tile of the set."""
+def check_5_starting_double_in_set(rules: GameRules, starting_double=None) -> RoundError:
+    """Check 5 (its first half): the starting double is a tile of the set, and one the game's
+    sequence has (a first double below the top leaves the higher ones out of every round)."""
     n = rules.tile_set
+    if isinstance(starting_double, int) and rules.top < starting_double <= n:
+        return RoundError(
+            "starting_double_above_first",
+            _("This game's rounds start at {first} or lower: {double} never starts one.",
+              first=f"{rules.top}-{rules.top}", double=f"{starting_double}-{starting_double}"),
+            rule=5,
+            field="starting_double",
+        )  # fmt: skip
     return RoundError(
         "starting_double_not_in_set",
         _("A double-{n} set has doubles 0-0 to {top}.", n=n, top=f"{n}-{n}"),

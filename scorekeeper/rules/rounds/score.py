@@ -28,8 +28,8 @@ def score_round(
     """Validate a whole round and score it, or raise InvalidRound listing every problem.
 
     Each numbered check of the rules page is one function below, named after it."""
-    if not isinstance(starting_double, int) or not 0 <= starting_double <= rules.tile_set:
-        raise InvalidRound([check_5_starting_double_in_set(rules)])
+    if not isinstance(starting_double, int) or not 0 <= starting_double <= rules.top:
+        raise InvalidRound([check_5_starting_double_in_set(rules, starting_double)])
     by_player = check_1_one_entry_each(seats, entries)
     table = _Table(rules.tile_set, starting_double)
     hands: list[_Hand] = []

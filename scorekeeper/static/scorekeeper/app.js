@@ -56,6 +56,9 @@ window.scorekeeperText = (function () {
     renumberSeats(form);
   }
 
+  const RULE_FIELDS = ["tile_set", "double_blank_penalty", "end_on_double_penalty", "extended", "target_score",
+    "first_double", "rounds", "tie_break"];
+
   function applyPreset(form, key) {
     const data = JSON.parse(document.getElementById("presets").textContent)[key];
     if (!data) return;
@@ -68,6 +71,9 @@ window.scorekeeperText = (function () {
     form.elements.rounds.value = data.rounds || "";
     const tieBreak = form.querySelector(`input[name=tie_break][value="${CSS.escape(data.tie_break)}"]`);
     if (tieBreak) tieBreak.checked = true;
+    // A preset with a house option shows it: the section opens where the values changed.
+    const house = form.querySelector("details.house-options");
+    if (house && (data.first_double !== null || data.rounds || data.tie_break !== "shared")) house.open = true;
   }
 
   document.addEventListener("change", (event) => {
@@ -79,6 +85,9 @@ window.scorekeeperText = (function () {
       renumberSeats(form);
     } else if (target.name === "preset") {
       applyPreset(form, target.value);
+    } else if (RULE_FIELDS.includes(target.name)) {
+      // A rule changed by hand: the rules are no longer the preset's, so no preset stays ticked.
+      form.querySelectorAll("input[name=preset]").forEach((radio) => { radio.checked = false; });
     }
   });
 
@@ -943,7 +952,7 @@ document.addEventListener("click", (event) => {
     return {
       title: card.dataset.cardTitle, date: card.dataset.cardDate, brand: card.dataset.cardBrand,
       heading: text(card.querySelector("h2")), winners: text(card.querySelector(".winners")),
-      ended: text(card.querySelector(".ended")),
+      ended: text(card.querySelector(".ended .ending")), tie: text(card.querySelector(".ended .tie-broken")),
       rows: Array.from(card.querySelectorAll(".final li")).map((li) => ({
         place: text(li.querySelector(".place")), name: text(li.querySelector(".name")),
         total: text(li.querySelector(".total")), won: li.classList.contains("won"),
@@ -969,7 +978,7 @@ document.addEventListener("click", (event) => {
     context.fillText(fit(context, words, width), x, y);
   }
   function draw(data) {
-    const height = TOP + ROW * data.rows.length + 170, inner = WIDTH - 2 * PAD;
+    const height = TOP + ROW * data.rows.length + (data.tie ? 220 : 170), inner = WIDTH - 2 * PAD;
     const canvas = document.createElement("canvas");
     canvas.width = WIDTH;
     canvas.height = height;
@@ -996,6 +1005,7 @@ document.addEventListener("click", (event) => {
     });
     const foot = TOP + ROW * data.rows.length + 60;
     line(c, data.ended, PAD, foot, 400, 32, MUTED, inner);
+    if (data.tie) line(c, data.tie, PAD, foot + 50, 400, 32, MUTED, inner);  // who won a level total, and why
     line(c, data.brand, WIDTH - PAD, height - 44, 700, 34, "#14532d", inner, "right");
     return canvas;
   }
