@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from . import polls
 from .models import (
     LIVE_SELECTOR_LENGTH,
     LIVE_TOKEN_LENGTH,
@@ -38,6 +39,7 @@ WINDOW = 60
 def share(*, game: Game, by) -> LiveLink:
     """Make the game's live link, or replace it: the old token stops working at once."""
     selector, verifier = new_live_token()
+    polls.games_gone([game.pk])  # the old token's remembered link no longer matches the game
     link, _ = LiveLink.objects.update_or_create(
         game=game,
         defaults={"selector": selector, "verifier": verifier, "created_by": by, "created_at": timezone.now()},
@@ -47,6 +49,7 @@ def share(*, game: Game, by) -> LiveLink:
 
 def revoke(*, game: Game) -> bool:
     deleted, _ = LiveLink.objects.filter(game=game).delete()
+    polls.games_gone([game.pk])
     return bool(deleted)
 
 

@@ -132,7 +132,12 @@ def account_marker(user) -> str:
     email (an HMAC made with the SECRET_KEY, which nobody outside can recompute)."""
     if user is None or not user.is_authenticated:
         return SIGNED_OUT
-    return salted_hmac("scorekeeper.offline.account", str(user.pk), algorithm="sha256").hexdigest()[:32]
+    return marker_of(user.pk)
+
+
+def marker_of(user_pk: int) -> str:
+    """account_marker of a signed-in user, by id."""
+    return salted_hmac("scorekeeper.offline.account", str(user_pk), algorithm="sha256").hexdigest()[:32]
 
 
 class AccountMarkerMiddleware:

@@ -10,6 +10,7 @@ from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from . import polls
 from .errors import Conflict, Forbidden, InvalidInput
 from .models import HistoryAction, Invite, Membership, Player, Role, Scorebook
 
@@ -106,6 +107,7 @@ def remove_member(*, book: Scorebook, role: str | None, by, user_id: int) -> Non
     if target.role == Role.OWNER and len(owners) == 1:
         raise Conflict(_("The last owner cannot leave: make someone else an owner first."), "last_owner")
     target.delete()
+    polls.games_gone(book.games.values_list("pk", flat=True))  # their polls are checked in full again
     Scorebook.objects.filter(pk=book.pk, personal_of_id=user_id).update(personal_of=None)
     # Whoever is no longer a member is nobody's player here: their email leaves the scorebook.
     for player in Player.objects.select_for_update().filter(scorebook=book, user_id=user_id):

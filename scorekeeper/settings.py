@@ -70,6 +70,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "scorekeeper.caching.PrivateAnswersMiddleware",  # private, no-store unless the view says otherwise
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # A game's poll answered 304 from the shared cache, before sessions or views (scorekeeper.polls).
+    "scorekeeper.polls.CachedPollMiddleware",
     "scorekeeper.transfer.ImportSizeMiddleware",  # an import over IMPORT_MAX_BYTES: 413 before it is read
     "scorekeeper.http.errors.JsonBodyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -139,6 +141,9 @@ if REDIS_URL:
         },
         "database": DATABASE_CACHE,  # answers while Redis is unreachable
     }
+    # Sessions read from Redis (written through to the database, which keeps them if Redis goes):
+    # a signed-in request no longer costs a query for its session (an app's token is one too).
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {"default": DATABASE_CACHE}
 

@@ -9,7 +9,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from .. import ratings
+from .. import polls, ratings
 from ..errors import Conflict, InvalidInput
 from ..models import TRASH_DAYS, Game, HistoryAction, LiveLink, Player, PlayerRecord, Scorebook, Seat
 from ..rules import snapshot
@@ -82,6 +82,7 @@ def rename_game(*, game: Game, name: str, expected_version: int | None = None, b
     game.name = name.strip()
     game.version += 1
     save_with_history(game, by, HistoryAction.GAME_RENAMED, update_fields=["name", "version", "updated_at"])
+    polls.game_changed(game.pk, game.version)
     return game
 
 
@@ -91,6 +92,7 @@ def delete_game(*, game: Game, expected_version: int | None = None, by=None) -> 
     back for TRASH_DAYS (restore_game), then purge_trash removes it."""
     game = lock_game(game, expected_version)
     LiveLink.objects.filter(game=game).delete()
+    polls.games_gone([game.pk])
     game.deleted_at, game.deleted_by = timezone.now(), by
     save_with_history(game, by, HistoryAction.GAME_DELETED, update_fields=["deleted_at", "deleted_by"])
     if game.is_finished:
@@ -104,6 +106,7 @@ def restore_game(*, game: Game, by=None) -> Game:
     if game.deleted_at is None:
         raise Conflict(_("This game is not in the trash."), "not_in_trash")
     game.deleted_at, game.deleted_by = None, None
+    polls.games_gone([game.pk])
     save_with_history(game, by, HistoryAction.GAME_RESTORED, update_fields=["deleted_at", "deleted_by"])
     if game.is_finished:
         _count_finished(game, sign=+1)

@@ -4,6 +4,7 @@ from django.db import transaction
 from django.db.models import F, RestrictedError
 from django.utils.translation import gettext as _
 
+from .. import polls
 from ..errors import Conflict
 from ..models import TRASH_DAYS, Game, HistoryAction, Player
 from .common import require_scorer, save_with_history
@@ -18,7 +19,9 @@ def rename_player(*, player: Player, name: str, by=None) -> Player:
     player.name = name
     save_with_history(player, by, HistoryAction.PLAYER_RENAMED, update_fields=["name"])
     seated = Game.objects.filter(seats__player=player).order_by("pk").select_for_update(of=("self",))
-    Game.objects.filter(pk__in=list(seated.values_list("pk", flat=True))).update(version=F("version") + 1)
+    games = list(seated.values_list("pk", flat=True))
+    Game.objects.filter(pk__in=games).update(version=F("version") + 1)
+    polls.games_gone(games)  # their versions moved on: the next poll of each reads them
     return player
 
 

@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from django.db import connection
 from django.utils import timezone
 
-from .. import ratings
+from .. import polls, ratings
 from ..models import Entry, Game, Seat
 from ..rules import snapshot
 from ..rules.game import GameRules
@@ -97,6 +97,7 @@ def save_state(
            ("status", "finished_at", "ended_because", "next_double", "state", "undone_round", "version",
             "updated_at")}
     )  # fmt: skip
+    polls.game_changed(game.pk, game.version)
     if was_finished or state.finished:  # after the game row: the finished games are the ones now saved
         update_extremes(game.tile_set, [seat.player_id for seat in seats])
     # Ratings hang on the finishing order alone: replay them when that order appears, changes or goes.

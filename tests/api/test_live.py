@@ -4,6 +4,7 @@ import json
 import re
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 
 from scorekeeper import live
@@ -51,6 +52,7 @@ def test_an_unchanged_game_is_a_304_and_a_new_round_a_200(app, shared, django_as
     viewer = Client()
     first = viewer.get(link["api_url"])
     etag = first["ETag"]
+    cache.clear()  # the full path (the cached one: tests/api/test_cached_polls.py)
     # 1 the link with its game's version (nothing else: no session, no user)
     with django_assert_num_queries(1):
         again = viewer.get(link["api_url"], headers={"If-None-Match": etag})
@@ -68,6 +70,7 @@ def test_a_game_and_a_round_answer_304_to_their_current_etag(client_kind, django
     client_kind.post(f"/api/v1/games/{game['id']}/rounds/", round_body(game, 6, 3, 4))
     for path in (f"/api/v1/games/{game['id']}/", f"/api/v1/games/{game['id']}/rounds/1/"):
         etag = client_kind.get(path)["ETag"]
+        cache.clear()  # the full path (the cached one: tests/api/test_cached_polls.py)
         # 1 the session (the app's token or the browser's cookie), 2 its user with the game's version
         with django_assert_num_queries(2):
             response = client_kind.get(path, headers={"If-None-Match": etag})

@@ -199,6 +199,11 @@ class AnswersNotModified:
         return query.first()
 
 
+def session_of(request) -> str | None:
+    """The key of the session a request is signed in with: an app's token, or a browser's cookie."""
+    return request.headers.get("X-Session-Token") or request._request.session.session_key
+
+
 def token_session(token: str):
     """The session an app's token names (allauth's session strategy: the token is the session key),
     loaded with one query; None when there is none, or it expired. Its strategy's own lookup asks

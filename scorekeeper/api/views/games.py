@@ -9,7 +9,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scorekeeper import follow, history, services
+from scorekeeper import follow, history, polls, services
 from scorekeeper.caching import unchanged
 from scorekeeper.models import Game
 
@@ -39,6 +39,7 @@ from .common import (
     location_header,
     not_modified,
     paginated,
+    session_of,
     writable_scorebook,
 )
 
@@ -101,9 +102,11 @@ class GameDetail(AnswersNotModified, APIView):
             version = self.current_version(request, games.values_list("version", flat=True))
             if version is None:
                 raise Http404(_("No such game in your scorebooks."))
+            polls.remember_member(session_of(request), request.user.pk, pk, version)
             if unchanged(request, etag := Game.etag_of(pk, version)):
                 return not_modified(etag)
         game = game_with_rounds(request.user, pk)
+        polls.remember_member(session_of(request), request.user.pk, pk, game.version)
         return Response(GameSerializer(game).data, headers={"ETag": game.etag})
 
     @extend_schema(

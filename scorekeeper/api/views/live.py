@@ -8,7 +8,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scorekeeper import live
+from scorekeeper import live, polls
 from scorekeeper.caching import unchanged
 from scorekeeper.models import Game
 
@@ -107,6 +107,7 @@ class LiveView(APIView):
         if link is None:
             raise Http404(_("This live link does not exist or was revoked."))
         etag = link.etag(link.game.version)
+        polls.remember_link(link.selector, link.verifier, link.game_id, link.game.version)
         if unchanged(request, etag):
             return not_modified(etag)
         body = live.shared("json", etag, lambda: live.public(live.sheet_of(link)))

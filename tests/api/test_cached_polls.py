@@ -1,0 +1,181 @@
+"""A game's poll answered from the shared cache (scorekeeper.polls): no query for an unchanged
+game, and never a 304 that the full path would not give."""
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+
+from scorekeeper import polls
+from tests.api.conftest import Api, app_for, round_body, start_game
+
+pytestmark = pytest.mark.django_db
+
+
+def poll(api, game, etag):
+    return api.get(f"/api/v1/games/{game['id']}/", headers={"If-None-Match": etag})
+
+
+@pytest.fixture
+def followed(client_kind):
+    """A game read once in full (which remembers the session, its access and the version)."""
+    game = start_game(client_kind)
+    etag = client_kind.get(f"/api/v1/games/{game['id']}/")["ETag"]
+    return client_kind, game, etag
+
+
+def test_a_members_poll_of_an_unchanged_game_is_a_304_without_a_query(followed, django_assert_num_queries):
+    api, game, etag = followed
+    with django_assert_num_queries(0):
+        response = poll(api, game, etag)
+    assert response.status_code == 304 and response["ETag"] == etag and response.content == b""
+
+
+def test_the_cached_304_carries_the_headers_of_the_full_one(followed):
+    api, game, etag = followed
+    fast = poll(api, game, etag)
+    cache.clear()
+    full = poll(api, game, etag)
+    assert full.status_code == fast.status_code == 304
+    # Not repeated: what DRF says of the view (Allow), the body's language and length (a 304 has none).
+    left_out = {"Date", "Allow", "Content-Language", "Content-Length"}
+    assert {name: value for name, value in fast.items() if name not in left_out} == {
+        name: value for name, value in full.items() if name not in left_out
+    }
+
+
+def test_a_change_is_seen_by_the_next_poll_at_once(followed):
+    api, game, etag = followed
+    assert poll(api, game, etag).status_code == 304
+    api.post(f"/api/v1/games/{game['id']}/rounds/", round_body(game, 6, 3, 4))
+    changed = poll(api, game, etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag and len(changed.json()["rounds"]) == 1
+    assert poll(api, game, changed["ETag"]).status_code == 304
+
+
+def test_a_renamed_player_moves_the_polled_version_on(followed):
+    api, game, etag = followed
+    player = game["players"][0]["id"]
+    assert api.patch(f"/api/v1/players/{player}/", {"name": "Annie"}).status_code == 200
+    assert poll(api, game, etag).status_code == 200
+
+
+def test_a_signed_out_app_gets_401_not_a_cached_304(db):
+    api = app_for("out@example.com")
+    game = start_game(api)
+    etag = api.get(f"/api/v1/games/{game['id']}/")["ETag"]
+    assert poll(api, game, etag).status_code == 304
+    assert api.delete("/_allauth/app/v1/auth/session").status_code == 401  # allauth: signed out
+    assert poll(api, game, etag).status_code == 401
+
+
+def test_a_signed_out_browser_is_not_let_through_by_the_cache(browser):
+    game = start_game(browser)
+    etag = browser.get(f"/api/v1/games/{game['id']}/")["ETag"]
+    old_cookie = browser.client.cookies[polls.settings.SESSION_COOKIE_NAME].value
+    assert browser.post("/accounts/logout/").status_code in (200, 302)
+    stale = Api(Client(HTTP_COOKIE=f"{polls.settings.SESSION_COOKIE_NAME}={old_cookie}"))
+    assert poll(stale, game, etag).status_code in (401, 403)
+
+
+def test_a_removed_member_gets_404_not_a_cached_304(app, other_app):
+    book = app.post("/api/v1/scorebooks/", {"name": "Club"}).json()
+    code = app.post(f"/api/v1/scorebooks/{book['id']}/invites/", {"role": "scorer"}).json()["code"]
+    assert other_app.post(f"/api/v1/invites/{code}/accept/").status_code == 200
+    ids = [app.post("/api/v1/players/", {"name": n, "scorebook": book["id"]}).json()["id"] for n in ("A", "B")]
+    game = app.post("/api/v1/games/", {"scorebook": book["id"], "players": ids}).json()
+    etag = other_app.get(f"/api/v1/games/{game['id']}/")["ETag"]
+    assert poll(other_app, game, etag).status_code == 304
+    removed = app.delete(f"/api/v1/scorebooks/{book['id']}/members/{other_app.user.pk}/")
+    assert removed.status_code == 204
+    assert poll(app, game, etag).status_code in (200, 304)  # a member's poll puts the game back in the cache
+    assert poll(other_app, game, etag).status_code == 404
+
+
+def test_a_game_in_the_trash_is_a_404_not_a_cached_304(followed):
+    api, game, etag = followed
+    assert poll(api, game, etag).status_code == 304
+    assert api.delete(f"/api/v1/games/{game['id']}/").status_code == 204
+    assert poll(api, game, etag).status_code == 404
+
+
+def test_someone_elses_session_or_a_bad_token_never_gets_the_cached_304(followed, other_app):
+    api, game, etag = followed
+    assert poll(api, game, etag).status_code == 304
+    assert poll(other_app, game, etag).status_code == 404
+    assert poll(Api(Client(), {"X-Session-Token": "not-a-token"}), game, etag).status_code == 401
+    assert poll(Api(Client()), game, etag).status_code == 401
+
+
+def test_with_the_cache_failing_the_full_path_answers(followed, monkeypatch):
+    api, game, etag = followed
+
+    def broken(*args, **kwargs):
+        raise ConnectionError("cache down")
+
+    monkeypatch.setattr(cache, "get_many", broken)
+    monkeypatch.setattr(cache, "get", broken)
+    assert poll(api, game, etag).status_code == 304
+    assert poll(api, game, '"game-0-v0"').status_code == 200
+
+
+@pytest.fixture
+def link(app):
+    game = start_game(app)
+    made = app.post(f"/api/v1/games/{game['id']}/share/").json()
+    return game, made
+
+
+def test_a_live_poll_of_an_unchanged_game_is_a_304_without_a_query(app, link, django_assert_num_queries):
+    game, made = link
+    viewer = Client()
+    etag = viewer.get(made["api_url"])["ETag"]
+    with django_assert_num_queries(0):
+        response = viewer.get(made["api_url"], headers={"If-None-Match": etag})
+    assert response.status_code == 304 and response["ETag"] == etag
+    app.post(f"/api/v1/games/{game['id']}/rounds/", round_body(game, 6, 3, 4))
+    assert viewer.get(made["api_url"], headers={"If-None-Match": etag}).status_code == 200
+
+
+def test_a_replaced_or_revoked_link_is_a_404_not_a_cached_304(app, link):
+    game, made = link
+    viewer = Client()
+    etag = viewer.get(made["api_url"])["ETag"]
+    assert viewer.get(made["api_url"], headers={"If-None-Match": etag}).status_code == 304
+    new = app.post(f"/api/v1/games/{game['id']}/share/").json()
+    new_etag = viewer.get(new["api_url"])["ETag"]
+    assert viewer.get(new["api_url"], headers={"If-None-Match": new_etag}).status_code == 304
+    assert viewer.get(made["api_url"], headers={"If-None-Match": etag}).status_code == 404
+    assert app.delete(f"/api/v1/games/{game['id']}/share/").status_code == 204
+    assert viewer.get(new["api_url"], headers={"If-None-Match": new_etag}).status_code == 404
+
+
+def test_a_wrong_verifier_with_a_known_selector_is_a_404(link):
+    _, made = link
+    viewer = Client()
+    etag = viewer.get(made["api_url"])["ETag"]
+    token = made["token"]
+    forged = token[:-4] + ("AAAA" if token[-4:] != "AAAA" else "BBBB")
+    assert viewer.get(f"/api/v1/live/{forged}/", headers={"If-None-Match": etag}).status_code == 404
+
+
+def test_cached_live_polls_still_count_against_the_address_budget(link, settings):
+    _, made = link
+    settings.LIVE_REQUESTS_PER_MINUTE = 5
+    viewer = Client()
+    etag = viewer.get(made["api_url"])["ETag"]
+    answers = [viewer.get(made["api_url"], headers={"If-None-Match": etag}).status_code for _ in range(6)]
+    assert answers[:4] == [304] * 4 and answers[4:] == [429, 429]
+
+
+def test_the_cached_live_304_carries_the_headers_of_the_full_one(link):
+    _, made = link
+    viewer = Client()
+    etag = viewer.get(made["api_url"])["ETag"]
+    fast = viewer.get(made["api_url"], headers={"If-None-Match": etag})
+    cache.clear()
+    full = viewer.get(made["api_url"], headers={"If-None-Match": etag})
+    assert full.status_code == fast.status_code == 304
+    left_out = {"Date", "Allow", "Content-Language", "Content-Length"}
+    assert {name: value for name, value in fast.items() if name not in left_out} == {
+        name: value for name, value in full.items() if name not in left_out
+    }
