@@ -28,6 +28,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpResponseNotModified
+from django.utils import translation
 from django.utils.http import parse_etags
 
 logger = logging.getLogger(__name__)
@@ -39,26 +40,42 @@ TTL = 60
 
 _GAME_POLL = re.compile(r"^/api/v1/games/(\d{1,18})/$")
 _LIVE_POLL = re.compile(r"^/api/v1/live/([A-Za-z0-9_-]{1,64})/$")
+_SHEET_POLL = re.compile(r"^/games/(\d{1,18})/sheet/$")  # a member's followed sheet or round form
+_LIVE_BODY_POLL = re.compile(r"^/live/([A-Za-z0-9_-]{1,64})/sheet/$")  # the live page's body
 
 
 def _digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()[:40]
 
 
+def _space() -> str:
+    """The keys' prefix, made of the SECRET_KEY: a new secret (sessions signed with the old one are
+    Django's to judge again) starts from an empty cache."""
+    return "poll:" + _digest(settings.SECRET_KEY)[:8]
+
+
 def game_key(pk: int) -> str:
-    return f"poll:game:{pk}"
+    return f"{_space()}:game:{pk}"
 
 
 def session_key(session: str) -> str:
-    return f"poll:session:{_digest(session)}"
+    return f"{_space()}:session:{_digest(session)}"
 
 
 def member_key(session: str, pk: int) -> str:
-    return f"poll:member:{_digest(session)}:{pk}"
+    return f"{_space()}:member:{_digest(session)}:{pk}"
 
 
 def link_key(selector: str) -> str:
-    return f"poll:live:{selector}"
+    return f"{_space()}:live:{selector}"
+
+
+def page_key(session: str, pk: int) -> str:
+    return f"{_space()}:page:{_digest(session)}:{pk}"
+
+
+def sessions_key(user_pk: int) -> str:
+    return f"{_space()}:sessions-of:{user_pk}"
 
 
 def _quietly(call, *args, **kwargs):
@@ -98,6 +115,24 @@ def on_sign_out(sender, request, **kwargs) -> None:
     _quietly(cache.delete_many, [session_key(session) for session in sessions if session])
 
 
+def on_user_change(sender, instance, **kwargs) -> None:
+    """post_save / post_delete of a user: a new password, an account switched off or deleted ends
+    what the cache knows of every session of theirs (Django then judges each in full). A sign-in's
+    stamp of the time (last_login) changes nothing."""
+    if kwargs.get("update_fields") == frozenset({"last_login"}):
+        return
+    keys = _quietly(cache.get, sessions_key(instance.pk)) or ()
+    _quietly(cache.delete_many, [*keys, sessions_key(instance.pk)])
+
+
+def _remember_session(session: str, user_pk: int, entries: dict) -> None:
+    """`entries` and the session signed in as `user_pk`, listed among the user's sessions."""
+    listed = _quietly(cache.get, sessions_key(user_pk)) or frozenset()
+    if session_key(session) not in listed:
+        entries[sessions_key(user_pk)] = listed | {session_key(session)}
+    _quietly(cache.set_many, {session_key(session): user_pk, **entries}, TTL)
+
+
 # The full path remembers what it checked.
 
 
@@ -120,7 +155,17 @@ def remember_member(session: str | None, user_pk: int, pk: int, version: int) ->
         return
     stamp = _current_stamp(pk, version)
     if stamp is not None:
-        _quietly(cache.set_many, {session_key(session): user_pk, member_key(session, pk): stamp}, TTL)
+        _remember_session(session, user_pk, {member_key(session, pk): stamp})
+
+
+def remember_page(session: str | None, user_pk: int, pk: int, version: int, role: str, language: str) -> None:
+    """A full request found `session` signed in as `user_pk`, a member of game `pk`'s scorebook as
+    `role`, reading its followed sheet at `version` in `language` (what its ETag is made of)."""
+    if not session:
+        return
+    stamp = _current_stamp(pk, version)
+    if stamp is not None:
+        _remember_session(session, user_pk, {page_key(session, pk): (stamp, role, language)})
 
 
 def remember_link(selector: str, verifier: str, pk: int, version: int) -> None:
@@ -170,15 +215,40 @@ def member_poll(request):
     return _not_modified(etag, None if token else user)
 
 
+def sheet_poll(request):
+    """304 for a member's followed sheet of an unchanged game (follow.sheet_etag); None to take the
+    full path."""
+    match = _SHEET_POLL.match(request.path_info)
+    session = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+    if not match or not session:
+        return None
+    pk = int(match[1])
+    keys = [session_key(session), page_key(session, pk), game_key(pk)]
+    found = _quietly(cache.get_many, keys) or {}
+    user, page, game = (found.get(key) for key in keys)
+    if user is None or page is None or game is None or page[0] != game[1]:
+        return None
+    _stamp, role, language = page
+    etag = f'"sheet-{pk}-v{game[0]}-u{user}-{role}-{language}"'  # follow.sheet_etag
+    if not _asks_for(request, etag):
+        return None
+    response = _not_modified(etag, user)
+    response["Cache-Control"] = "private, no-store"  # caching.PrivateAnswersMiddleware's, for a page
+    return response
+
+
 def live_poll(request):
     """304 for an unchanged game seen through its live link, from the cache and within the
     address's budget; None to take the full path (which also answers 404 and 429)."""
     from . import live
     from .models import LIVE_SELECTOR_LENGTH, LiveLink
 
-    match = _LIVE_POLL.match(request.path_info)
+    match = _LIVE_POLL.match(request.path_info) or _LIVE_BODY_POLL.match(request.path_info)
     if not match:
         return None
+    page = match.re is _LIVE_BODY_POLL
+    if page and settings.SESSION_COOKIE_NAME in request.COOKIES:
+        return None  # a signed-in viewer's page names their account (X-Account): the full path
     token = match[1]
     selector, verifier = token[:LIVE_SELECTOR_LENGTH], token[LIVE_SELECTOR_LENGTH:]
     link = _quietly(cache.get, link_key(selector))
@@ -187,10 +257,23 @@ def live_poll(request):
     game = _quietly(cache.get, game_key(link[1]))
     if game is None or game[1] != link[2]:
         return None
-    etag = LiveLink(selector=selector).etag(game[0])
+    if not page:
+        etag = LiveLink(selector=selector).etag(game[0])
+    else:  # in the viewer's language, read as LocaleMiddleware reads it (its cookie, else the header)
+        language = translation.get_language_from_request(request)
+        etag = f'"live-{selector}-v{game[0]}-{language}"'  # live.page_etag
     if not _asks_for(request, etag) or live.retry_after(request, token):
         return None  # spent budgets are answered (429) by the full path
-    return _not_modified(etag)
+    if not page:
+        return _not_modified(etag)
+    from .offline import ACCOUNT_HEADER, SIGNED_OUT
+
+    response = HttpResponseNotModified()  # with the headers views.live gives the body's answers
+    response["ETag"], response["Cache-Control"], response["Content-Language"] = etag, "no-cache", language
+    response["Content-Type"], response[ACCOUNT_HEADER] = "text/html; charset=utf-8", SIGNED_OUT
+    response["Vary"], response["X-Robots-Tag"] = "Accept-Language, Cookie", "noindex, nofollow"
+    response["X-Frame-Options"] = getattr(settings, "X_FRAME_OPTIONS", "DENY")
+    return response
 
 
 class CachedPollMiddleware:
@@ -201,7 +284,7 @@ class CachedPollMiddleware:
 
     def __call__(self, request):
         if request.method == "GET" and "If-None-Match" in request.headers:
-            response = member_poll(request) or live_poll(request)
+            response = member_poll(request) or sheet_poll(request) or live_poll(request)
             if response is not None:
                 return response
         return self.get_response(request)

@@ -7,10 +7,11 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import caching, charts, follow, scorebooks, services
+from .. import caching, charts, follow, polls, scorebooks, services
 from .. import history as changes
 from ..converters import parse_id
 from ..forms import PRESETS, NewGameForm, PlayerForm, RenameGameForm, form_values
@@ -124,6 +125,7 @@ def game_sheet(request, pk):
     if user.game_version is None:
         raise Http404(_("No such game in your scorebooks."))
     etag = follow.sheet_etag(pk, user.game_version, user.pk, user.game_role)
+    polls.remember_page(request.session.session_key, user.pk, pk, user.game_version, user.game_role, get_language())
     if caching.unchanged(request, etag):
         return not_modified(etag)
     context = _sheet_parts(user, sheet_for(user, pk))

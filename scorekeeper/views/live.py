@@ -11,7 +11,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import caching, charts, live
+from .. import caching, charts, live, polls
 from .common import game_to_write, qr_svg
 
 
@@ -44,6 +44,7 @@ def _live(request, token, template):
     if link is None:
         return render(request, "scorekeeper/live_gone.html", status=404)
     etag = live.page_etag(link)  # the game's version and the language
+    polls.remember_link(link.selector, link.verifier, link.game_id, link.game.version)
     if template == LIVE_BODY and caching.unchanged(request, etag):
         response = HttpResponse(status=304)
     elif template == LIVE_BODY:

@@ -179,3 +179,97 @@ def test_the_cached_live_304_carries_the_headers_of_the_full_one(link):
     assert {name: value for name, value in fast.items() if name not in left_out} == {
         name: value for name, value in full.items() if name not in left_out
     }
+
+
+# The pages' polls: a member's followed sheet (/games/<id>/sheet/) and the live page's body.
+
+
+@pytest.fixture
+def page(db):
+    """Ann's phone with her game's followed sheet read once in full (English)."""
+    from tests.factories import make_game
+
+    game = make_game(tile_set=6)
+    phone = Client()
+    phone.force_login(game.created_by)
+    etag = phone.get(f"/games/{game.pk}/sheet/")["ETag"]
+    return game, phone, etag
+
+
+def sheet_poll(phone, game, etag, **headers):
+    return phone.get(f"/games/{game.pk}/sheet/", headers={"If-None-Match": etag, **headers})
+
+
+def test_a_followed_sheet_of_an_unchanged_game_is_a_304_without_a_query(page, django_assert_num_queries):
+    game, phone, etag = page
+    with django_assert_num_queries(0):
+        response = sheet_poll(phone, game, etag)
+    assert response.status_code == 304 and response["ETag"] == etag
+
+
+def test_the_cached_sheet_304_carries_the_headers_of_the_full_one(page):
+    game, phone, etag = page
+    fast = sheet_poll(phone, game, etag)
+    cache.clear()
+    full = sheet_poll(phone, game, etag)
+    assert full.status_code == fast.status_code == 304
+    left_out = {"Date", "Content-Language", "Content-Length"}
+    assert {name: value for name, value in fast.items() if name not in left_out} == {
+        name: value for name, value in full.items() if name not in left_out
+    }
+
+
+def test_a_round_recorded_elsewhere_reaches_the_followed_sheet_at_once(page):
+    from scorekeeper import services
+    from scorekeeper.rules.rounds import EntryInput
+
+    game, phone, etag = page
+    seats = list(game.seats.order_by("position"))
+    entries = [EntryInput(player=seats[0].player_id, pips=0, went_out=True)]
+    entries += [EntryInput(player=seat.player_id, pips=5) for seat in seats[1:]]
+    services.record_round(game=game, starting_double=6, entries=entries, by=game.created_by)
+    assert sheet_poll(phone, game, etag).status_code == 200
+
+
+def test_a_new_password_ends_the_cached_sheet_poll_too(page):
+    game, phone, etag = page
+    assert sheet_poll(phone, game, etag).status_code == 304
+    user = game.created_by
+    user.set_password("a-new-one-42")
+    user.save()
+    ended = sheet_poll(phone, game, etag)
+    assert ended.status_code == 302 and ended["Location"].startswith("/accounts/login/")
+
+
+def test_a_new_secret_key_sends_the_sheet_poll_the_full_way(page, settings):
+    game, phone, etag = page
+    assert sheet_poll(phone, game, etag).status_code == 304
+    settings.SECRET_KEY = "a-secret-nobody-signed-with"
+    ended = sheet_poll(phone, game, etag)
+    assert ended.status_code == 302
+
+
+def test_another_members_etag_is_never_answered_from_my_cached_entries(page):
+    game, phone, etag = page
+    someone_else = etag.replace(f"-u{game.created_by.pk}-", f"-u{game.created_by.pk + 1000}-")
+    assert sheet_poll(phone, game, someone_else).status_code == 200
+
+
+def test_a_live_body_poll_is_a_304_without_a_query_in_the_viewers_language(link, django_assert_num_queries):
+    _, made = link
+    body = f"/live/{made['token']}/sheet/"
+    viewer = Client()
+    english = viewer.get(body)["ETag"]
+    spanish = viewer.get(body, headers={"Accept-Language": "es"})["ETag"]
+    assert english != spanish
+    with django_assert_num_queries(0):
+        response = viewer.get(body, headers={"If-None-Match": english})
+    assert response.status_code == 304 and response["ETag"] == english
+    assert viewer.get(body, headers={"If-None-Match": english, "Accept-Language": "es"}).status_code == 200
+    fast = viewer.get(body, headers={"If-None-Match": spanish, "Accept-Language": "es"})
+    cache.clear()
+    full = viewer.get(body, headers={"If-None-Match": spanish, "Accept-Language": "es"})
+    assert full.status_code == fast.status_code == 304
+    assert {k: v for k, v in fast.items() if k not in {"Date", "Content-Length"}} == {
+        k: v for k, v in full.items() if k not in {"Date", "Content-Length"}
+    }
