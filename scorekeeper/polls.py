@@ -78,7 +78,7 @@ def sessions_key(user_pk: int) -> str:
     return f"{_space()}:sessions-of:{user_pk}"
 
 
-def _quietly(call, *args, **kwargs):
+def quietly(call, *args, **kwargs):
     """A cache call whose failure costs a poll its shortcut, never a request its answer."""
     try:
         return call(*args, **kwargs)
@@ -96,8 +96,8 @@ def _quietly(call, *args, **kwargs):
 def game_changed(pk: int, version: int) -> None:
     """A game's version moved on: polls holding the old ETag get the full answer at once."""
     entry = (version, secrets.token_hex(8))
-    _quietly(cache.set, game_key(pk), entry, TTL)
-    transaction.on_commit(lambda: _quietly(cache.set, game_key(pk), entry, TTL))
+    quietly(cache.set, game_key(pk), entry, TTL)
+    transaction.on_commit(lambda: quietly(cache.set, game_key(pk), entry, TTL))
 
 
 def games_gone(pks) -> None:
@@ -105,14 +105,14 @@ def games_gone(pks) -> None:
     the next poll of each is checked in full (and a removed member's is refused)."""
     keys = [game_key(pk) for pk in pks]
     if keys:
-        _quietly(cache.delete_many, keys)
-        transaction.on_commit(lambda: _quietly(cache.delete_many, keys))
+        quietly(cache.delete_many, keys)
+        transaction.on_commit(lambda: quietly(cache.delete_many, keys))
 
 
 def on_sign_out(sender, request, **kwargs) -> None:
     """user_logged_out: the session it ends (a browser's cookie, or an app's token)."""
     sessions = {request.headers.get("X-Session-Token"), getattr(request.session, "session_key", None)}
-    _quietly(cache.delete_many, [session_key(session) for session in sessions if session])
+    quietly(cache.delete_many, [session_key(session) for session in sessions if session])
 
 
 def on_user_change(sender, instance, **kwargs) -> None:
@@ -121,16 +121,16 @@ def on_user_change(sender, instance, **kwargs) -> None:
     stamp of the time (last_login) changes nothing."""
     if kwargs.get("update_fields") == frozenset({"last_login"}):
         return
-    keys = _quietly(cache.get, sessions_key(instance.pk)) or ()
-    _quietly(cache.delete_many, [*keys, sessions_key(instance.pk)])
+    keys = quietly(cache.get, sessions_key(instance.pk)) or ()
+    quietly(cache.delete_many, [*keys, sessions_key(instance.pk)])
 
 
 def _remember_session(session: str, user_pk: int, entries: dict) -> None:
     """`entries` and the session signed in as `user_pk`, listed among the user's sessions."""
-    listed = _quietly(cache.get, sessions_key(user_pk)) or frozenset()
+    listed = quietly(cache.get, sessions_key(user_pk)) or frozenset()
     if session_key(session) not in listed:
         entries[sessions_key(user_pk)] = listed | {session_key(session)}
-    _quietly(cache.set_many, {session_key(session): user_pk, **entries}, TTL)
+    quietly(cache.set_many, {session_key(session): user_pk, **entries}, TTL)
 
 
 # The full path remembers what it checked.
@@ -139,11 +139,11 @@ def _remember_session(session: str, user_pk: int, entries: dict) -> None:
 def _current_stamp(pk: int, version: int) -> str | None:
     """The game's stamp, its entry written anew if it was missing or behind `version` (a version
     just read from the database); None if the cache cannot be reached."""
-    entry = _quietly(cache.get, game_key(pk))
+    entry = quietly(cache.get, game_key(pk))
     if entry is None or entry[0] < version:
         entry = (version, secrets.token_hex(8))
-        if not _quietly(cache.add, game_key(pk), entry, TTL):
-            _quietly(cache.set, game_key(pk), entry, TTL)
+        if not quietly(cache.add, game_key(pk), entry, TTL):
+            quietly(cache.set, game_key(pk), entry, TTL)
     elif entry[0] > version:
         return None  # the database answered an older version than a write already left: wait
     return entry[1]
@@ -172,7 +172,7 @@ def remember_link(selector: str, verifier: str, pk: int, version: int) -> None:
     """A full request opened the live link `selector` of game `pk` at `version`."""
     stamp = _current_stamp(pk, version)
     if stamp is not None:
-        _quietly(cache.set, link_key(selector), (_digest(verifier), pk, stamp), TTL)
+        quietly(cache.set, link_key(selector), (_digest(verifier), pk, stamp), TTL)
 
 
 # The shortcut.
@@ -205,7 +205,7 @@ def member_poll(request):
         return None
     pk = int(match[1])
     keys = [session_key(session), member_key(session, pk), game_key(pk)]
-    found = _quietly(cache.get_many, keys) or {}
+    found = quietly(cache.get_many, keys) or {}
     user, stamp, game = (found.get(key) for key in keys)
     if user is None or game is None or stamp != game[1]:
         return None
@@ -224,7 +224,7 @@ def sheet_poll(request):
         return None
     pk = int(match[1])
     keys = [session_key(session), page_key(session, pk), game_key(pk)]
-    found = _quietly(cache.get_many, keys) or {}
+    found = quietly(cache.get_many, keys) or {}
     user, page, game = (found.get(key) for key in keys)
     if user is None or page is None or game is None or page[0] != game[1]:
         return None
@@ -251,10 +251,10 @@ def live_poll(request):
         return None  # a signed-in viewer's page names their account (X-Account): the full path
     token = match[1]
     selector, verifier = token[:LIVE_SELECTOR_LENGTH], token[LIVE_SELECTOR_LENGTH:]
-    link = _quietly(cache.get, link_key(selector))
+    link = quietly(cache.get, link_key(selector))
     if link is None or not secrets.compare_digest(link[0], _digest(verifier)):
         return None
-    game = _quietly(cache.get, game_key(link[1]))
+    game = quietly(cache.get, game_key(link[1]))
     if game is None or game[1] != link[2]:
         return None
     if not page:

@@ -174,9 +174,9 @@ NOT_MODIFIED = OpenApiResponse(description="Not modified: the ETag sent in If-No
 
 
 class AnswersNotModified:
-    """For an APIView whose GET answers 304 to its current ETag: at most two queries, the session
-    (a browser's, or an app's session token's) and its user read together with the version the
-    ETag is made of (`version_of`, an annotation of the user; None when the user may not read it).
+    """For an APIView whose GET answers 304 to its current ETag (and, the game, its body from the
+    cache): at most two queries, the session (a browser's, or an app's session token's; none when
+    sessions are in Redis) and its user read together with the version the ETag is made of (`version_of`, an annotation of the user; None when the user may not read it).
     Anything unusual (no session, an old password hash, another backend) takes DRF's own
     authentication, and the view reads the version with one query more."""
 
@@ -184,7 +184,7 @@ class AnswersNotModified:
         raise NotImplementedError
 
     def initial(self, request, *args, **kwargs):
-        if request.method == "GET" and request.headers.get("If-None-Match"):
+        if request.method == "GET":
             token = request.headers.get("X-Session-Token")
             session = token_session(token) if token else request._request.session
             user = session and follow.from_session(session, [{"etag_version": self.version_of(**kwargs)}])
@@ -197,6 +197,16 @@ class AnswersNotModified:
         if hasattr(request.user, "etag_version"):
             return request.user.etag_version
         return query.first()
+
+
+def plain(data):
+    """A serializer's answer as plain dicts and lists (what the cache can keep: DRF's ReturnDict
+    holds its serializer)."""
+    if isinstance(data, dict):
+        return {key: plain(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [plain(value) for value in data]
+    return data
 
 
 def session_of(request) -> str | None:

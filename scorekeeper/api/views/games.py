@@ -1,7 +1,9 @@
 """Games: list, create, read (conditional), rename, delete; every change to a game."""
 
+from django.core.cache import cache
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers, status
@@ -39,6 +41,7 @@ from .common import (
     location_header,
     not_modified,
     paginated,
+    plain,
     session_of,
     writable_scorebook,
 )
@@ -97,17 +100,21 @@ class GameDetail(AnswersNotModified, APIView):
         responses={200: GameSerializer, 304: NOT_MODIFIED, **errors_for(401, 404)},
     )
     def get(self, request, pk):
-        if request.headers.get("If-None-Match"):
-            games = Game.objects.for_user(request.user).filter(pk=pk)
-            version = self.current_version(request, games.values_list("version", flat=True))
-            if version is None:
-                raise Http404(_("No such game in your scorebooks."))
-            polls.remember_member(session_of(request), request.user.pk, pk, version)
-            if unchanged(request, etag := Game.etag_of(pk, version)):
-                return not_modified(etag)
-        game = game_with_rounds(request.user, pk)
-        polls.remember_member(session_of(request), request.user.pk, pk, game.version)
-        return Response(GameSerializer(game).data, headers={"ETag": game.etag})
+        games = Game.objects.for_user(request.user).filter(pk=pk)
+        version = self.current_version(request, games.values_list("version", flat=True))
+        if version is None:
+            raise Http404(_("No such game in your scorebooks."))
+        polls.remember_member(session_of(request), request.user.pk, pk, version)
+        if unchanged(request, etag := Game.etag_of(pk, version)):
+            return not_modified(etag)
+        # The answer is the same for every member at one version: built once, kept in the shared cache.
+        key = f"api-game:{pk}:v{version}:{get_language()}"
+        if (body := polls.quietly(cache.get, key)) is None:
+            game = game_with_rounds(request.user, pk)
+            body, etag = plain(GameSerializer(game).data), game.etag
+            if game.version == version:
+                polls.quietly(cache.set, key, body, timeout=600)
+        return Response(body, headers={"ETag": etag})
 
     @extend_schema(
         request=GameUpdateSerializer,
