@@ -1,10 +1,12 @@
 """What one box holds: the cost of a poll against the trivial read, and a club night of polling phones.
 
     .venv/bin/python bench/capacity.py [--quick] [--seconds 20] [--phones 100 200 400 800 1200 1600]
+        [--web "gunicorn scorekeeper.wsgi --bind 0.0.0.0:$PORT --workers 2 ..."]
 
 Builds the app as a deploy does: a PostgreSQL database of its own (`sk_capacity`, dropped and made
 again), Redis db 9 (flushed), the Procfile's release line, then its web line with $PORT (DEBUG off,
-the manifest static storage in a folder of its own under /tmp). Nothing else is dropped; gunicorn is
+the manifest static storage in a folder of its own under /tmp). `--web` runs another web line
+instead, started the same way (for a sweep of worker classes, workers and threads; printed). Nothing else is dropped; gunicorn is
 stopped at the end, on Ctrl-C and on errors. Needs ApacheBench (`ab`, Debian's apache2-utils).
 
 Part 1, the table of issue 25: ApacheBench, 16 clients with keep-alive, the same seconds on every
@@ -106,11 +108,11 @@ def free_port() -> int:
 
 
 class Server:
-    """The Procfile's web line, as the deploy starts it (`bash -c "exec $web"` with PORT set)."""
+    """The Procfile's web line (or --web's), as the deploy starts it (`bash -c "exec $web"` with PORT set)."""
 
-    def __init__(self, env: dict):
+    def __init__(self, env: dict, command: str | None = None):
         self.port = free_port()
-        self.command = procfile("web")
+        self.command = command or procfile("web")
         self.shown = subprocess.run(
             ["bash", "-c", f'echo "{self.command}"'], env=env | {"PORT": str(self.port)}, capture_output=True, text=True
         ).stdout.strip()
@@ -615,6 +617,12 @@ def main() -> None:
     parser.add_argument("--idle-rounds", type=int, default=20, help="idle rounds before the steps (as many after)")
     parser.add_argument("--live-budget", type=int, default=10**9, help="LIVE_REQUESTS_PER_MINUTE for the run")
     parser.add_argument("--only", choices=["reads", "club"], help="one part only")
+    parser.add_argument(
+        "--web",
+        metavar="COMMAND",
+        help="a web line to run instead of the Procfile's ($PORT substituted the same way), e.g. another "
+        "worker class, workers or threads",
+    )
     parser.add_argument("--phones-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.phones_child:
@@ -643,15 +651,18 @@ def main() -> None:
                            text=True).stdout  # fmt: skip
     # A plain kill of this script stops gunicorn too (the finally below runs).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("stopped by SIGTERM"))
-    server = Server(env)
+    server = Server(env, args.web)
     try:
         server.wait_healthy()
         print(f"# bench/capacity.py{' --quick' if args.quick else ''}: {os.cpu_count()} cores (nproc), "
               f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the start")  # fmt: skip
         print(f"commit {commit.strip()}{' with uncommitted changes' if dirty else ''}; PostgreSQL {DATABASE}, "
               f"{REDIS_URL}; DEBUG off")  # fmt: skip
+        origin = (
+            f"--web `{server.command}`, not the Procfile's" if args.web else f"the Procfile's `web: {server.command}`"
+        )
         print(
-            f"release: {release}\nweb:     {server.shown}\n(from the Procfile's `web: {server.command}`; "
+            f"release: {release}\nweb:     {server.shown}\n(from {origin}; "
             f"WEB_CONCURRENCY={os.environ.get('WEB_CONCURRENCY', 'unset')}; access log in {LOG})",
             flush=True,
         )
