@@ -66,3 +66,31 @@ class RedisWithFallback(RedisCache):
     set_many = _falls_back("set_many")
     delete_many = _falls_back("delete_many")
     clear = _falls_back("clear")
+
+    def hit(self, key: str, timeout: int) -> int:
+        """One more in a window counted under `key`, the count returned: one round trip to Redis
+        (SET NX with its expiry, then INCR, pipelined), where add and incr take three."""
+        if not self.redis_down:
+            try:
+                stored = self.make_and_validate_key(key)
+                pipe = self._cache.get_client(stored, write=True).pipeline()
+                pipe.set(stored, 0, ex=timeout, nx=True)
+                pipe.incr(stored)
+                return pipe.execute()[1]
+            except RedisError as error:
+                self._pause(error)
+        return hit(self.fallback, key, timeout)
+
+
+def hit(cache: BaseCache, key: str, timeout: int) -> int:
+    """One more in a window counted under `key` in `cache`, the count returned (see
+    RedisWithFallback.hit; any other cache: add, else incr)."""
+    if isinstance(cache, RedisWithFallback):
+        return cache.hit(key, timeout)
+    if cache.add(key, 1, timeout=timeout):
+        return 1
+    try:
+        return cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.add(key, 1, timeout=timeout)
+        return 1

@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from . import cache as shared_cache
 from . import polls
 from .models import (
     LIVE_SELECTOR_LENGTH,
@@ -152,11 +153,5 @@ def retry_after(request, token: str) -> int:
     address = client_address(request)
     selector = token[:LIVE_SELECTOR_LENGTH] if isinstance(token, str) and _TOKEN.match(token) else "malformed"
     key = f"live-rate:{selector}:{address}:{start}"
-    if cache.add(key, 1, timeout=window + 1):
-        return 0
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.add(key, 1, timeout=window + 1)
-        return 0
+    count = shared_cache.hit(cache, key, window + 1)
     return 0 if count <= limit else start + window - now or 1
