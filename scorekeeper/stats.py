@@ -5,7 +5,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from operator import attrgetter
 
-from django.db.models import Avg, Count, F, Max, Min, OuterRef, Q, Subquery, Sum
+from django.db.models import Avg, BooleanField, Count, ExpressionWrapper, F, Max, Min, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
@@ -45,6 +45,12 @@ def rated_games():
     seats' sums."""
     steps = RatingStep.objects.filter(player=OuterRef("pk")).order_by().values("player")
     return Coalesce(Subquery(steps.annotate(n=Count("pk")).values("n")), 0)
+
+
+def ratings_updating():
+    """Whether a task is replaying the ratings of the player's scorebook (Scorebook.ratings_updating),
+    for the players' query: a join it mostly has already, no query of its own."""
+    return ExpressionWrapper(Q(scorebook__ratings_pending_game__isnull=False), output_field=BooleanField())
 
 
 def standings(players) -> dict[int, Standing]:
@@ -104,6 +110,7 @@ class Figures:
     end_on_double_penalties: int = 0
     best_total: int | None = None
     worst_total: int | None = None
+    ratings_updating: bool = False  # a task is replaying the ratings of the player's scorebook
 
     pk = property(lambda self: self.player.pk)
     name = property(lambda self: self.player.name)
@@ -172,10 +179,12 @@ def leaderboard(players, *, tile_set: int | None = None, since=None, sort: str |
 
     `sort` (a key of SORT_KEYS, "-" in front for descending; "rating" is the highest first and
     "-rating" the lowest first) puts one column first instead; a missing average goes last."""
-    players = players.only(*PLAYER_FIELDS)
+    players = players.only(*PLAYER_FIELDS).annotate(ratings_updating=ratings_updating())
     rows = figures_from_records(players, tile_set=tile_set) if since is None else (
         figures_from_seats(players, tile_set=tile_set, since=since)
     )  # fmt: skip
+    for row in rows:
+        row.ratings_updating = row.player.ratings_updating
     rows.sort(key=lambda f: (*leaderboard_order(f.wins, f.win_rate, f.average_total), f.player.name_key, f.pk))
     column = (sort or "").lstrip("-")
     if column in SORT_KEYS:

@@ -49,6 +49,13 @@ class Scorebook(ReaderRole, models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="personal_scorebook"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # A replay of the ratings left to a task (scorekeeper.ratings): where in the order of finished
+    # games it starts (finished_at, game id), empty while the ratings are up to date. The point only
+    # moves earlier until the task has replayed from it; `ratings_changes` counts every change handed
+    # over, so a task that read an older count leaves the writing to the task enqueued after it.
+    ratings_pending_at = models.DateTimeField(null=True, blank=True, editable=False)
+    ratings_pending_game = models.BigIntegerField(null=True, blank=True, editable=False)
+    ratings_changes = models.PositiveIntegerField(default=0, editable=False)
 
     objects = ScorebookQuerySet.as_manager()
 
@@ -62,6 +69,11 @@ class Scorebook(ReaderRole, models.Model):
     @property
     def personal(self) -> bool:
         return self.personal_of_id is not None
+
+    @property
+    def ratings_updating(self) -> bool:
+        """A task is replaying the ratings: until it is done they are those from before the change."""
+        return self.ratings_pending_game is not None
 
     @classmethod
     def personal_for(cls, user) -> "Scorebook":

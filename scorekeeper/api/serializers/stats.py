@@ -39,6 +39,10 @@ class RatingSerializer(serializers.Serializer):
 class LeaderboardRowSerializer(FiguresSerializer):
     player = serializers.SerializerMethodField()
     rating = serializers.SerializerMethodField()
+    rating_updating = serializers.BooleanField(
+        source="ratings_updating",
+        help_text="true while a change to an older game is being replayed: `rating` is the one from before it",
+    )
 
     def get_player(self, player) -> PlayerRefSerializer:
         return {"id": player.pk, "name": player.name}
@@ -62,6 +66,7 @@ class LeaderboardRowSerializer(FiguresSerializer):
             "end_on_double_penalties": figures.end_on_double_penalties,
             "player": self.get_player(figures),
             "rating": self.get_rating(figures),
+            "rating_updating": figures.ratings_updating,
         }
 
 

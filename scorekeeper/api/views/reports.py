@@ -57,7 +57,8 @@ class Leaderboard(APIView):
 class PlayerStats(APIView):
     @extend_schema(parameters=STATS_PARAMETERS, responses={200: PlayerStatsSerializer, **errors_for(400, 401, 404)})
     def get(self, request, pk):
-        player = get_object_or_404(Player.objects.for_user(request.user).only(*stats.PLAYER_FIELDS), pk=pk)
+        players = Player.objects.for_user(request.user).only(*stats.PLAYER_FIELDS)
+        player = get_object_or_404(players.annotate(ratings_updating=stats.ratings_updating()), pk=pk)
         query = StatsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         options = {
@@ -67,6 +68,7 @@ class PlayerStats(APIView):
         figures = stats.player_figures(player, **options)
         figures.by_starting_double = stats.by_starting_double(player, **options)
         figures.head_to_head = stats.head_to_head(player, **options)
+        figures.ratings_updating = player.ratings_updating
         return Response(PlayerStatsSerializer(figures).data)
 
 
