@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from . import services
 from .models import Entry, Game, Invite, Membership, Player, Round, Scorebook, Seat, member_of
 
 
@@ -46,6 +47,11 @@ class PlayerAdmin(MemberScopedAdmin):
     search_fields = ["name", "scorebook__name"]
     list_select_related = ["scorebook", "user"]
     autocomplete_fields = ["scorebook", "user"]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and "name" in form.changed_data:  # as the app renames: its games' versions move on
+            services.rename_player(player=obj, name=obj.name, by=request.user)
 
 
 class SeatInline(admin.TabularInline):

@@ -144,14 +144,23 @@ def shared(kind: str, etag: str, build: Callable[[], object]):
     return value
 
 
-def retry_after(request, token: str) -> int:
-    """0 when this request may go on; otherwise the seconds until the client's window ends. The
-    counts live in the shared cache, so every worker sees the same ones."""
-    limit, window = settings.LIVE_REQUESTS_PER_MINUTE, WINDOW
+def budget_key(request, token: str) -> tuple[str, int, int]:
+    """The key the client's count for this link lives under in the shared cache, the window's
+    length, and the seconds left in it."""
+    window = WINDOW
     now = int(time.time())
     start = now - now % window
     address = client_address(request)
     selector = token[:LIVE_SELECTOR_LENGTH] if isinstance(token, str) and _TOKEN.match(token) else "malformed"
-    key = f"live-rate:{selector}:{address}:{start}"
-    count = shared_cache.hit(cache, key, window + 1)
-    return 0 if count <= limit else start + window - now or 1
+    return f"live-rate:{selector}:{address}:{start}", window, start + window - now or 1
+
+
+def retry_after(request, token: str) -> int:
+    """0 when this request may go on; otherwise the seconds until the client's window ends. The
+    counts live in the shared cache, so every worker sees the same ones. A request the cached poll
+    already counted (polls.live_poll, which passed it on) is not counted twice."""
+    key, window, left = budget_key(request, token)
+    count = getattr(request, "live_count", None)
+    if count is None or getattr(request, "live_count_key", None) != key:
+        count = shared_cache.hit(cache, key, window + 1)
+    return 0 if count <= settings.LIVE_REQUESTS_PER_MINUTE else left

@@ -31,6 +31,8 @@ from django.http import HttpResponseNotModified
 from django.utils import translation
 from django.utils.http import parse_etags
 
+from . import cache as shared_cache
+
 logger = logging.getLogger(__name__)
 
 # Seconds an entry stands unless something renews it. Sessions and access are renewed by the full
@@ -54,7 +56,8 @@ def _space() -> str:
     return "poll:" + _digest(settings.SECRET_KEY)[:8]
 
 
-def game_key(pk: int) -> str:
+def game_key(pk: int | str = "") -> str:
+    """A game's entry; with no `pk`, the prefix of every game's."""
     return f"{_space()}:game:{pk}"
 
 
@@ -68,6 +71,12 @@ def member_key(session: str, pk: int) -> str:
 
 def link_key(selector: str) -> str:
     return f"{_space()}:live:{selector}"
+
+
+def link_game_key(selector: str) -> str:
+    """The number of the game a link opens, alone: the cache follows it to the game's entry
+    (cache.hit_then_follow)."""
+    return f"{_space()}:live-game:{selector}"
 
 
 def page_key(session: str, pk: int) -> str:
@@ -125,54 +134,75 @@ def on_user_change(sender, instance, **kwargs) -> None:
     quietly(cache.delete_many, [*keys, sessions_key(instance.pk)])
 
 
-def _remember_session(session: str, user_pk: int, entries: dict) -> None:
-    """`entries` and the session signed in as `user_pk`, listed among the user's sessions."""
-    listed = quietly(cache.get, sessions_key(user_pk)) or frozenset()
-    if session_key(session) not in listed:
-        entries[sessions_key(user_pk)] = listed | {session_key(session)}
-    quietly(cache.set_many, {session_key(session): user_pk, **entries}, TTL)
+def current_stamp(pk: int, version: int) -> str | None:
+    """The stamp of game `pk`'s entry at `version` (a version just read from the database), the
+    entry made anew when missing or behind; None when a write already left a later version."""
+    return _stamp(pk, version, quietly(cache.get, game_key(pk)))
 
 
-# The full path remembers what it checked.
+def _stamp(pk: int, version: int, game: tuple | None) -> str | None:
+    """current_stamp, `game` the entry the cache held."""
+    if game is None or game[0] < version:
+        game = (version, secrets.token_hex(8))
+        if not quietly(cache.add, game_key(pk), game, TTL):
+            quietly(cache.set, game_key(pk), game, TTL)
+    elif game[0] > version:
+        return None
+    return game[1]
 
 
-def _current_stamp(pk: int, version: int) -> str | None:
-    """The game's stamp, its entry written anew if it was missing or behind `version` (a version
-    just read from the database); None if the cache cannot be reached."""
-    entry = quietly(cache.get, game_key(pk))
-    if entry is None or entry[0] < version:
-        entry = (version, secrets.token_hex(8))
-        if not quietly(cache.add, game_key(pk), entry, TTL):
-            quietly(cache.set, game_key(pk), entry, TTL)
-    elif entry[0] > version:
-        return None  # the database answered an older version than a write already left: wait
-    return entry[1]
+def _remember(pk: int, version: int, session: str | None, user_pk: int | None, entry, fetch=()) -> dict:
+    """What a full request checked, remembered with one read of the cache (and a write of what it
+    did not hold yet): the game's entry (made anew when missing or behind `version`, a version just
+    read from the database), and `entry(stamp)`, a dict of keys to remember with the game's stamp,
+    for `session` signed in as `user_pk` (listed among the user's sessions). Nothing is remembered
+    when the database answered an older version than a write already left, or the cache cannot be
+    reached. Returns the values of the `fetch` keys, read in the same round trip."""
+    keys = [game_key(pk), *entry(None), *fetch]  # the entry's keys do not depend on the stamp
+    if session:
+        keys += [session_key(session), sessions_key(user_pk)]
+    found = quietly(cache.get_many, keys)
+    if found is None:
+        return {}
+    stamp = _stamp(pk, version, found.get(game_key(pk)))
+    if stamp is None:
+        return found
+    wanted = entry(stamp)
+    if session:
+        wanted[session_key(session)] = user_pk
+        listed = found.get(sessions_key(user_pk)) or frozenset()
+        if session_key(session) not in listed:
+            wanted[sessions_key(user_pk)] = listed | {session_key(session)}
+    new = {key: value for key, value in wanted.items() if found.get(key) != value}
+    if new:
+        quietly(cache.set_many, new, TTL)
+    return found
 
 
-def remember_member(session: str | None, user_pk: int, pk: int, version: int) -> None:
-    """A full request found `session` signed in as `user_pk`, a reader of game `pk` at `version`."""
+def remember_member(session: str | None, user_pk: int, pk: int, version: int, fetch=()) -> dict:
+    """A full request found `session` signed in as `user_pk`, a reader of game `pk` at `version`;
+    the values of the `fetch` keys, read with what the cache knows of them."""
     if not session:
-        return
-    stamp = _current_stamp(pk, version)
-    if stamp is not None:
-        _remember_session(session, user_pk, {member_key(session, pk): stamp})
+        return quietly(cache.get_many, list(fetch)) or {}
+    return _remember(pk, version, session, user_pk, lambda stamp: {member_key(session, pk): stamp}, fetch)
 
 
 def remember_page(session: str | None, user_pk: int, pk: int, version: int, role: str, language: str) -> None:
     """A full request found `session` signed in as `user_pk`, a member of game `pk`'s scorebook as
     `role`, reading its followed sheet at `version` in `language` (what its ETag is made of)."""
-    if not session:
-        return
-    stamp = _current_stamp(pk, version)
-    if stamp is not None:
-        _remember_session(session, user_pk, {page_key(session, pk): (stamp, role, language)})
+    if session:
+        _remember(pk, version, session, user_pk, lambda stamp: {page_key(session, pk): (stamp, role, language)})
 
 
 def remember_link(selector: str, verifier: str, pk: int, version: int) -> None:
     """A full request opened the live link `selector` of game `pk` at `version`."""
-    stamp = _current_stamp(pk, version)
-    if stamp is not None:
-        quietly(cache.set, link_key(selector), (_digest(verifier), pk, stamp), TTL)
+    _remember(
+        pk,
+        version,
+        None,
+        None,
+        lambda stamp: {link_key(selector): (_digest(verifier), pk, stamp), link_game_key(selector): pk},
+    )
 
 
 # The shortcut.
@@ -251,11 +281,22 @@ def live_poll(request):
         return None  # a signed-in viewer's page names their account (X-Account): the full path
     token = match[1]
     selector, verifier = token[:LIVE_SELECTOR_LENGTH], token[LIVE_SELECTOR_LENGTH:]
-    link = quietly(cache.get, link_key(selector))
-    if link is None or not secrets.compare_digest(link[0], _digest(verifier)):
+    # One round trip: the budget counted, the link, and the game's entry the link points to.
+    counter, window, _left = live.budget_key(request, token)
+    found = quietly(
+        shared_cache.hit_then_follow,
+        cache,
+        counter,
+        window + 1,
+        [link_key(selector)],
+        link_game_key(selector),
+        game_key(),
+    )
+    if found is None:
         return None
-    game = quietly(cache.get, game_key(link[1]))
-    if game is None or game[1] != link[2]:
+    request.live_count, request.live_count_key = found[0], counter  # counted: the full path counts it once
+    (link,), game = found[1], found[2]
+    if link is None or game is None or not secrets.compare_digest(link[0], _digest(verifier)) or game[1] != link[2]:
         return None
     if not page:
         etag = LiveLink(selector=selector).etag(game[0])

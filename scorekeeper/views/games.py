@@ -7,11 +7,12 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import caching, charts, follow, polls, scorebooks, services
+from .. import caching, charts, follow, pagecache, polls, scorebooks, services
 from .. import history as changes
 from ..converters import parse_id
 from ..forms import PRESETS, NewGameForm, PlayerForm, RenameGameForm, form_values
@@ -93,13 +94,30 @@ def new_game(request):
     )
 
 
-@login_required
 def game(request, pk):
-    sheet = sheet_for(request.user, pk)
+    """A member's score sheet. Who may read it is checked with one query (the user, the game's
+    version and their role, as the sheet's poll does); the page itself is drawn once per version
+    and kept (pagecache), since every phone at the table opens it again and again."""
+    user = follow.reader(request, follow.of_game(pk))
+    if user is None:
+        return redirect_to_login(request.get_full_path())
+    if user.game_version is None:
+        raise Http404(_("No such game in your scorebooks."))
+    # Everything the page depends on besides the game at its version (and its poll stamp).
+    vary = (user.pk, user.email, user.game_role, get_language(), timezone.get_current_timezone_name(),
+            request.get_host(), request.get_full_path())  # fmt: skip
+    return pagecache.page(
+        request, game=pk, version=user.game_version, vary=vary, draw=lambda token: _game_page(request, user, pk, token)
+    )
+
+
+def _game_page(request, user, pk, csrf_token: str):
+    sheet = sheet_for(user, pk)
     link = LiveLink.objects.filter(game=sheet.game).first()
-    context = _sheet_parts(request.user, sheet) | {
+    context = _sheet_parts(user, sheet) | {
         "live_link": link,
         "live_url": request.build_absolute_uri(reverse("live", kwargs={"token": link.token})) if link else "",
+        "csrf_token": csrf_token,  # over the context processor's: the page may be kept (pagecache)
     }
     return render(request, "scorekeeper/game.html", context)
 

@@ -6,6 +6,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from scorekeeper import polls
+from scorekeeper.models import LIVE_SELECTOR_LENGTH
 from tests.api.conftest import Api, app_for, round_body, start_game
 
 pytestmark = pytest.mark.django_db
@@ -165,6 +166,18 @@ def test_cached_live_polls_still_count_against_the_address_budget(link, settings
     etag = viewer.get(made["api_url"])["ETag"]
     answers = [viewer.get(made["api_url"], headers={"If-None-Match": etag}).status_code for _ in range(6)]
     assert answers[:4] == [304] * 4 and answers[4:] == [429, 429]
+
+
+def test_a_live_poll_the_cache_cannot_answer_is_counted_once_against_the_budget(link, settings):
+    _, made = link
+    settings.LIVE_REQUESTS_PER_MINUTE = 5
+    viewer = Client()
+    etag = viewer.get(made["api_url"])["ETag"]
+    answers = []
+    for _ in range(6):  # the link forgotten each time: the shortcut counts, then the full path answers
+        cache.delete(polls.link_key(made["token"][:LIVE_SELECTOR_LENGTH]))
+        answers.append(viewer.get(made["api_url"], headers={"If-None-Match": etag}).status_code)
+    assert answers == [304] * 4 + [429, 429]
 
 
 def test_the_cached_live_304_carries_the_headers_of_the_full_one(link):

@@ -1,11 +1,14 @@
-"""Counting requests in a window (the live view's budget): one round trip to a real Redis, and the
-same counts from any other cache."""
+"""Counting requests in a window (the live view's budget) and a live poll's lookup: one round trip
+to a real Redis each, and the same answers from any other cache."""
 
 import subprocess
+from unittest import mock
 
+from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
+from redis.connection import Connection
 
-from scorekeeper.cache import RedisWithFallback, hit
+from scorekeeper.cache import RedisWithFallback, hit, hit_then_follow
 from tests.reliability.test_redis_outage import RedisServer
 
 
@@ -26,3 +29,63 @@ def test_a_window_count_in_redis_goes_up_by_one_and_expires_with_its_window():
 def test_any_other_cache_counts_the_same_way():
     cache = LocMemCache("window-counts", {})
     assert [hit(cache, "live-rate:x", 61) for _ in range(3)] == [1, 2, 3]
+
+
+def round_trips(cache: RedisWithFallback, call):
+    """How many times `call` sent something to Redis, and what it returned."""
+    sent = mock.Mock(wraps=Connection.send_packed_command)
+
+    def send(connection, *args, **kwargs):
+        return sent(connection, *args, **kwargs)
+
+    with mock.patch.object(Connection, "send_packed_command", send):
+        result = call()
+    return sent.call_count, result
+
+
+def test_a_live_polls_lookup_counts_reads_and_follows_the_link_in_one_round_trip():
+    redis = RedisServer()
+    try:
+        cache = RedisWithFallback(redis.url, {"OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}})
+        cache.set_many({"link": ("digest", 7, "stamp"), "link-game": 7, "game:7": (3, "stamp")})
+
+        def lookup(pointer="link-game"):
+            return hit_then_follow(cache, "rate", 61, ["link", "absent"], pointer, "game:")
+
+        lookup()  # the first call teaches Redis the script
+        trips, (count, values, game) = round_trips(cache, lookup)
+        assert trips == 1
+        assert count == 2 and values == [("digest", 7, "stamp"), None] and game == (3, "stamp")
+        assert lookup(pointer="nowhere")[0::2] == (3, None)
+        assert round_trips(cache, lambda: hit(cache, "rate", 61)) == (1, 4)
+    finally:
+        redis.kill()
+
+
+def test_through_djangos_cache_proxy_the_redis_calls_are_the_one_round_trip_ones(settings):
+    redis = RedisServer()
+    try:
+        settings.CACHES = settings.CACHES | {
+            "default": {"BACKEND": "scorekeeper.cache.RedisWithFallback", "LOCATION": redis.url}
+        }
+        from django.core.cache import cache  # a ConnectionProxy, not the RedisWithFallback itself
+
+        assert not isinstance(cache, RedisWithFallback)
+        hit(cache, "warm", 61)  # the connection made
+        assert round_trips(caches["default"], lambda: hit(cache, "rate", 61)) == (1, 1)
+        cache.set_many({"link-game": 7, "game:7": (3, "stamp")})
+        hit_then_follow(cache, "rate", 61, [], "link-game", "game:")
+        trips, (count, values, game) = round_trips(
+            caches["default"], lambda: hit_then_follow(cache, "rate", 61, [], "link-game", "game:")
+        )
+        assert (trips, count, values, game) == (1, 3, [], (3, "stamp"))
+    finally:
+        redis.kill()
+
+
+def test_any_other_cache_looks_a_live_poll_up_the_same_way():
+    cache = LocMemCache("lookups", {})
+    cache.set_many({"link": ("digest", 7, "stamp"), "link-game": 7, "game:7": (3, "stamp")})
+    count, values, game = hit_then_follow(cache, "rate", 61, ["link", "absent"], "link-game", "game:")
+    assert (count, values, game) == (1, [("digest", 7, "stamp"), None], (3, "stamp"))
+    assert hit_then_follow(cache, "rate", 61, [], "nowhere", "game:") == (2, [], None)

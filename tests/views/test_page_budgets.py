@@ -39,8 +39,10 @@ BUDGETS = {
     # 3 the current scorebook (membership), 4 its games' fingerprint (the ETag the page follows them
     # with), 5 games in progress, 6 their seats + players, 7 recent finished games, 8 their seats + players
     "home": ("/", 8),
-    # 3 game with role, 4 seats + players, 5 rounds, 6 entries, 7 live link, 8-9 history of the game
-    # and of its rounds (to mark corrections on the sheet, and the latest changes the page has seen)
+    # (2 the user with the game's version and their role) 3 game with role, 4 seats + players,
+    # 5 rounds, 6 entries, 7 live link, 8-9 history of the game and of its rounds (to mark corrections
+    # on the sheet, and the latest changes the page has seen). Opened again at the same version: 2
+    # (the page is kept, tests/views/test_kept_pages.py)
     "sheet": ("/games/{game}/", 9),
     # 3 game with role (and its saved state: the open doubles, the next round's number), 4 seats +
     # players, 5 the keys of the game's latest changes (the page follows the game and tells what is new)
@@ -72,3 +74,11 @@ def test_every_page_runs_a_fixed_number_of_queries(table, page, django_assert_nu
     with django_assert_num_queries(budget):  # SESSION: queries 1 and 2 of every budget
         response = client.get(path.format(game=game.pk, player=player.pk))
     assert response.status_code == 200
+
+
+def test_the_sheet_opened_again_at_the_same_version_costs_the_session_and_the_reader(table, django_assert_num_queries):
+    client, game, _ = table
+    path = f"/games/{game.pk}/"
+    assert client.get(path).status_code == 200
+    with django_assert_num_queries(2):  # SESSION: 1 session, 2 user with the game's version and role
+        assert client.get(path).status_code == 200

@@ -181,32 +181,27 @@ class AnswersNotModified:
     authentication, and the view reads the version with one query more."""
 
     def version_of(self, **kwargs):
+        """The version as an annotation of the user: a follow.Stage annotating `etag_version` (its
+        query compiled once), or an expression."""
         raise NotImplementedError
 
     def initial(self, request, *args, **kwargs):
         if request.method == "GET":
             token = request.headers.get("X-Session-Token")
             session = token_session(token) if token else request._request.session
-            user = session and follow.from_session(session, [{"etag_version": self.version_of(**kwargs)}])
+            version = self.version_of(**kwargs)  # a follow.Stage annotating etag_version, or the expression
+            stage = version if isinstance(version, follow.Stage) else {"etag_version": version}
+            user = session and follow.from_session(session, [stage])
             if user:
                 request.user, request.auth = user, session if token else None  # DRF authenticates no more
         super().initial(request, *args, **kwargs)
 
-    def current_version(self, request, query) -> int | None:
-        """The version read with the user, or else by `query` (a queryset of it)."""
+    def current_version(self, request, versions) -> int | None:
+        """The version read with the user, or else the first of `versions()` (a queryset of it,
+        made only when it is needed: making one costs more than the query)."""
         if hasattr(request.user, "etag_version"):
             return request.user.etag_version
-        return query.first()
-
-
-def plain(data):
-    """A serializer's answer as plain dicts and lists (what the cache can keep: DRF's ReturnDict
-    holds its serializer)."""
-    if isinstance(data, dict):
-        return {key: plain(value) for key, value in data.items()}
-    if isinstance(data, list):
-        return [plain(value) for value in data]
-    return data
+        return versions().first()
 
 
 def session_of(request) -> str | None:

@@ -1,13 +1,14 @@
 """Games: list, create, read (conditional), rename, delete; every change to a game."""
 
 from django.core.cache import cache
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.exceptions import ValidationError
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -41,7 +42,6 @@ from .common import (
     location_header,
     not_modified,
     paginated,
-    plain,
     session_of,
     writable_scorebook,
 )
@@ -93,28 +93,30 @@ class GameDetail(AnswersNotModified, APIView):
 
     def version_of(self, pk, **kwargs):
         """The game's version, for a member of its scorebook (the trash left out)."""
-        return follow.of_game(pk)["game_version"]
+        return follow.of_game(pk, role=False, version="etag_version")
 
     @extend_schema(
         parameters=[IF_NONE_MATCH, etag_header(200, 304)],
         responses={200: GameSerializer, 304: NOT_MODIFIED, **errors_for(401, 404)},
     )
     def get(self, request, pk):
-        games = Game.objects.for_user(request.user).filter(pk=pk)
-        version = self.current_version(request, games.values_list("version", flat=True))
+        version = self.current_version(
+            request, lambda: Game.objects.for_user(request.user).filter(pk=pk).values_list("version", flat=True)
+        )
         if version is None:
             raise Http404(_("No such game in your scorebooks."))
-        polls.remember_member(session_of(request), request.user.pk, pk, version)
+        # The answer is the same for every member at one version: built once, kept in the shared
+        # cache as the bytes sent, read in the round trip that remembers this member's poll.
+        key = f"api-game:{pk}:v{version}:{get_language()}"
+        body = polls.remember_member(session_of(request), request.user.pk, pk, version, fetch=[key]).get(key)
         if unchanged(request, etag := Game.etag_of(pk, version)):
             return not_modified(etag)
-        # The answer is the same for every member at one version: built once, kept in the shared cache.
-        key = f"api-game:{pk}:v{version}:{get_language()}"
-        if (body := polls.quietly(cache.get, key)) is None:
+        if body is None:
             game = game_with_rounds(request.user, pk)
-            body, etag = plain(GameSerializer(game).data), game.etag
+            body, etag = JSONRenderer().render(GameSerializer(game).data), game.etag
             if game.version == version:
                 polls.quietly(cache.set, key, body, timeout=600)
-        return Response(body, headers={"ETag": etag})
+        return HttpResponse(body, content_type=JSONRenderer.media_type, headers={"ETag": etag})
 
     @extend_schema(
         request=GameUpdateSerializer,

@@ -123,8 +123,12 @@ class RoundDetail(AnswersNotModified, APIView):
     )
     def get(self, request, game_pk, number):
         if request.headers.get("If-None-Match"):
-            rounds = Round.objects.filter(game__in=Game.objects.for_user(request.user), game_id=game_pk, number=number)
-            version = self.current_version(request, rounds.values_list("game__version", flat=True))
+            version = self.current_version(
+                request,
+                lambda: Round.objects.filter(
+                    game__in=Game.objects.for_user(request.user), game_id=game_pk, number=number
+                ).values_list("game__version", flat=True),
+            )
             if version is None:
                 raise Http404(_("No such round in your scorebooks."))
             if unchanged(request, etag := Round.etag_of(game_pk, number, version)):
