@@ -299,7 +299,7 @@ def live_poll(request):
     if link is None or game is None or not secrets.compare_digest(link[0], _digest(verifier)) or game[1] != link[2]:
         return None
     if not page:
-        etag = LiveLink(selector=selector).etag(game[0])
+        etag = LiveLink.etag_of(selector, game[0])
     else:  # in the viewer's language, read as LocaleMiddleware reads it (its cookie, else the header)
         language = translation.get_language_from_request(request)
         etag = f'"live-{selector}-v{game[0]}-{language}"'  # live.page_etag

@@ -346,7 +346,11 @@ class LiveLink(models.Model):
         return self.selector + self.verifier
 
     def etag(self, version: int) -> str:
-        return f'"live-{self.selector}-v{version}"'
+        return self.etag_of(self.selector, version)
+
+    @staticmethod
+    def etag_of(selector: str, version: int) -> str:
+        return f'"live-{selector}-v{version}"'
 
 
 class IdempotencyKey(models.Model):
