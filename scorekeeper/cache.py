@@ -124,8 +124,8 @@ class RedisWithFallback(RedisCache):
 
 # KEYS: the counter, the pointer, then the keys to read; ARGV: the counter's expiry, the prefix.
 _HIT_THEN_FOLLOW = """
-redis.call('SET', KEYS[1], 0, 'EX', ARGV[1], 'NX')
 local reply = {redis.call('INCR', KEYS[1]), false}
+if reply[1] == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 local pointer = redis.call('GET', KEYS[2])
 if pointer then reply[2] = redis.call('GET', ARGV[2] .. pointer) end
 for i = 3, #KEYS do reply[i] = redis.call('GET', KEYS[i]) end
