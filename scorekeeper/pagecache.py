@@ -23,7 +23,7 @@ from django.middleware.csrf import get_token
 
 from . import polls
 
-TTL = 600  # seconds a page stands: names outside the game (a member's own, in its footer) are in `vary`
+TTL = 120  # seconds a page is kept once drawn: 27 KB a member and game (docs/scaling.md)
 
 
 def hole() -> str:
