@@ -1,5 +1,5 @@
 """A game's page kept whole in the shared cache: drawn once for a member at one version of the game,
-then sent as it was drawn, with this request's CSRF token put in.
+then sent as it was drawn, with this request's CSRF token and CSP nonce put in.
 
 The page is the same for every request that shares its `vary` (the reader, their role, language,
 time zone, the address asked for ...) while the game stays at its version and its poll entry
@@ -19,6 +19,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
 from django.http import HttpResponse
+from django.middleware.csp import get_nonce
 from django.middleware.csrf import get_token
 
 from . import polls
@@ -26,10 +27,19 @@ from . import polls
 TTL = 120  # seconds a page is kept once drawn: 27 KB a member and game (docs/scaling.md)
 
 
-def hole() -> str:
-    """What a kept page holds where the CSRF token goes: made of the SECRET_KEY, so no text a
-    player types can be taken for it."""
-    return "csrf-hole-" + hashlib.sha256(f"pagecache:{settings.SECRET_KEY}".encode()).hexdigest()[:32]
+def hole(kind: str = "csrf") -> str:
+    """What a kept page holds where the request's CSRF token (or CSP nonce) goes: made of the
+    SECRET_KEY, so no text a player types can be taken for it."""
+    return f"{kind}-hole-" + hashlib.sha256(f"pagecache:{kind}:{settings.SECRET_KEY}".encode()).hexdigest()[:32]
+
+
+def _filled(request, html: str) -> str:
+    """A kept page with this request's CSRF token, and its CSP nonce where the page had one (read
+    here, the nonce goes into this answer's Content-Security-Policy too)."""
+    html = html.replace(hole(), get_token(request))
+    if (nonce_hole := hole("nonce")) in html and (nonce := get_nonce(request)) is not None:
+        html = html.replace(nonce_hole, str(nonce))
+    return html
 
 
 def _key(game: int, vary: tuple) -> str:
@@ -45,11 +55,13 @@ def page(request, *, game: int, version: int, vary: tuple, draw: Callable[[str],
     found = polls.quietly(cache.get_many, [polls.game_key(game), key]) or {}
     entry, kept = found.get(polls.game_key(game)), found.get(key)
     if entry is not None and entry[0] == version and kept is not None and kept[0] == entry[1]:
-        return HttpResponse(kept[1].replace(token, get_token(request)))
+        return HttpResponse(_filled(request, kept[1]))
     stamp = polls.current_stamp(game, version)
     response = draw(token)
     html = response.content.decode()
+    if (nonce := get_nonce(request)) is not None and nonce:  # a nonce the page used: this request's only
+        html = html.replace(str(nonce), hole("nonce"))
     if stamp is not None and response.status_code == 200:
         polls.quietly(cache.set, key, (stamp, html), TTL)
-    response.content = html.replace(token, get_token(request))
+    response.content = _filled(request, html)
     return response
