@@ -199,6 +199,8 @@ ACCOUNT_LOGIN_ON_PASSWORD_RESET = True
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 HEADLESS_CLIENTS = ("app", "browser")
 HEADLESS_ONLY = False
+# An app's token looked up with one read of its session, not two (accounts/tokens.py).
+HEADLESS_TOKEN_STRATEGY = "accounts.tokens.OneReadSessionTokens"
 # allauth's own OpenAPI document of sign-up, login and logout, at /_allauth/openapi.json (and .yaml);
 # browsable at /api/docs/sign-in/ (Swagger UI from the sidecar). Its HTML page loads Redoc from a CDN: off.
 HEADLESS_SERVE_SPECIFICATION = True

@@ -94,3 +94,15 @@ def test_player_ids_in_a_round_must_be_seated(app, other_app):
     body["entries"][2]["player"] = stranger
     response = app.post(f"/api/v1/games/{game['id']}/rounds/", body)
     assert response.status_code == 400
+
+
+def test_an_apps_token_is_looked_up_with_one_read_of_its_session(app, monkeypatch, settings):
+    from django.utils.module_loading import import_string
+
+    from tests.api.conftest import Api
+
+    store = import_string(f"{settings.SESSION_ENGINE}.SessionStore")
+    monkeypatch.setattr(store, "exists", lambda self, key: pytest.fail("exists() is a second read of the session"))
+    assert app.get("/api/v1/me/").status_code == 200
+    assert Api(app.client, {"X-Session-Token": "no-such-session"}).get("/api/v1/me/").status_code == 401
+    assert Api(app.client, {"X-Session-Token": "../$%"}).get("/api/v1/me/").status_code == 401

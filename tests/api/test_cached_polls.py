@@ -286,3 +286,91 @@ def test_a_live_body_poll_is_a_304_without_a_query_in_the_viewers_language(link,
     assert {k: v for k, v in fast.items() if k not in {"Date", "Content-Length"}} == {
         k: v for k, v in full.items() if k not in {"Date", "Content-Length"}
     }
+
+
+# Through gunicorn's entry point (scorekeeper.wsgi.application, polls.PollsFirst): the same polls
+# answered before Django's handler, with the full path's headers, and anything else passed on.
+
+
+def through_wsgi(client, path, headers):
+    """(status, headers, body) of `path` from the WSGI application a deploy serves, sent with the
+    test client's cookies and `headers`."""
+    from django.core.signals import request_started
+    from django.db import close_old_connections
+    from django.test import RequestFactory
+
+    from scorekeeper.wsgi import application
+
+    cookie = "; ".join(f"{name}={morsel.value}" for name, morsel in client.cookies.items())
+    request = RequestFactory().get(path, headers={**headers, **({"Cookie": cookie} if cookie else {})})
+    answer = {}
+    # As Django's test client does, the request's start does not close the test's connection.
+    request_started.disconnect(close_old_connections)
+    try:
+        sent = application(request.environ, lambda status, sent, exc=None: answer.update(status=status, sent=sent))
+        body = b"".join(sent)
+    finally:
+        request_started.connect(close_old_connections)
+    return int(answer["status"].split()[0]), dict(answer["sent"]), body
+
+
+def same_headers(wsgi_headers, full):
+    left_out = {"Date", "Allow", "Content-Language", "Content-Length"}
+    return {name: value for name, value in wsgi_headers.items() if name not in left_out} == {
+        name: value for name, value in full.items() if name not in left_out
+    }
+
+
+def test_the_deploys_entry_point_answers_a_members_poll_with_the_full_paths_headers_and_no_query(
+    followed, django_assert_num_queries
+):
+    api, game, etag = followed
+    path, headers = f"/api/v1/games/{game['id']}/", {**api.headers, "If-None-Match": etag}
+    with django_assert_num_queries(0):
+        status, sent, body = through_wsgi(api.client, path, headers)
+    assert status == 304 and sent["ETag"] == etag and body == b""
+    cache.clear()
+    full = poll(api, game, etag)
+    assert full.status_code == 304 and same_headers(sent, full)
+
+
+def test_the_deploys_entry_point_passes_on_what_the_cache_cannot_answer(followed, other_app):
+    api, game, etag = followed
+    path = f"/api/v1/games/{game['id']}/"
+    stranger = {**other_app.headers, "If-None-Match": etag}
+    assert through_wsgi(other_app.client, path, stranger)[0] == 404
+    assert through_wsgi(Client(), path, {"X-Session-Token": "not-a-session", "If-None-Match": etag})[0] == 401
+    api.post(f"/api/v1/games/{game['id']}/rounds/", round_body(game, 6, 3, 4))
+    status, sent, body = through_wsgi(api.client, path, {**api.headers, "If-None-Match": etag})
+    assert status == 200 and sent["ETag"] != etag and b'"rounds"' in body
+    # Not a poll: Django's handler answers, whatever the headers.
+    assert through_wsgi(api.client, "/api/v1/me/", {**api.headers, "If-None-Match": etag})[0] == 200
+
+
+def test_the_deploys_entry_point_answers_live_polls_within_the_budget_and_with_the_full_headers(link, settings):
+    _, made = link
+    settings.LIVE_REQUESTS_PER_MINUTE = 5
+    viewer = Client()
+    etag = viewer.get(made["api_url"])["ETag"]  # 1
+    answers = [through_wsgi(viewer, made["api_url"], {"If-None-Match": etag}) for _ in range(5)]
+    assert [status for status, _, _ in answers] == [304] * 4 + [429]
+    cache.clear()
+    full = viewer.get(made["api_url"], headers={"If-None-Match": etag})
+    assert full.status_code == 304 and same_headers(answers[0][1], full)
+
+
+def test_the_deploys_entry_point_answers_a_followed_sheets_poll_with_the_full_paths_headers(page):
+    game, phone, etag = page
+    status, sent, _ = through_wsgi(phone, f"/games/{game.pk}/sheet/", {"If-None-Match": etag})
+    assert status == 304 and sent["ETag"] == etag
+    cache.clear()
+    full = sheet_poll(phone, game, etag)
+    assert full.status_code == 304 and same_headers(sent, full)
+
+
+def test_the_deploys_entry_point_leaves_what_it_loaded_out_of_the_garbage_collectors_scans():
+    import gc
+
+    import scorekeeper.wsgi  # noqa: F401 (loading it freezes what is loaded)
+
+    assert gc.get_freeze_count() > 50_000

@@ -44,13 +44,14 @@ def test_game_detail_runs_a_fixed_number_of_queries(app, django_assert_num_queri
 @pytest.mark.parametrize(("players", "games"), [(2, 1), (6, 5)])
 def test_game_list_runs_a_fixed_number_of_queries(app, django_assert_num_queries, players, games):
     build(app, players, 3, games)
-    # 1-2 token lookup, 3 user, 4 count, 5 page of games with last position, 6 seats + players
-    with django_assert_num_queries(6):
+    # 1 the token's session (one read: accounts.tokens), 2 user, 3 count, 4 page of games with last
+    # position, 5 seats + players
+    with django_assert_num_queries(5):
         response = app.get("/api/v1/games/")
     assert response.json()["count"] == games + 1  # and the club's game
     personal = app.get("/api/v1/scorebooks/").json()["results"][0]["id"]
-    # 1-2 token lookup, 3 user, 4 the scorebook (membership checked), 5 count, 6 page, 7 seats + players
-    with django_assert_num_queries(7):
+    # 1 the token's session, 2 user, 3 the scorebook (membership checked), 4 count, 5 page, 6 seats + players
+    with django_assert_num_queries(6):
         response = app.get(f"/api/v1/games/?scorebook={personal}")
     assert response.json()["count"] == games
 
@@ -70,31 +71,31 @@ def test_recording_correcting_and_undoing_a_round_cost_a_fixed_number_of_queries
     (game,) = build(app, players, rounds)
     url = f"/api/v1/games/{game['id']}/rounds/"
     next_double = 12 - rounds
-    # 1-3 session token (exists, load) and user; 4 claim the Idempotency-Key (insert); 5 the game
-    # with the user's role; 6 lock the game (its saved state comes with it: the last round's place and
-    # every round's scores, so no round or entry is read); 7 seats + players; 8 insert the round,
-    # 9 its history row, 10 its entries (one insert); 11 the seats' figures (one UPDATE ... FROM
-    # VALUES); 12 the game's new state and version; 13 store the answer with the key. The rest are
-    # savepoints (2 per transaction: idempotency, the round command).
-    with django_assert_num_queries(13 + 6):
+    # 1-2 the token's session (one read: accounts.tokens) and user; 3 claim the Idempotency-Key
+    # (insert); 4 the game with the user's role; 5 lock the game (its saved state comes with it: the
+    # last round's place and every round's scores, so no round or entry is read); 6 seats + players;
+    # 7 insert the round, 8 its history row, 9 its entries (one insert); 10 the seats' figures (one
+    # UPDATE ... FROM VALUES); 11 the game's new state and version; 12 store the answer with the key.
+    # The rest are savepoints (2 per transaction: idempotency, the round command).
+    with django_assert_num_queries(12 + 6):
         response = app.post(
             url, round_body(game, next_double, *range(3, 2 + players)), headers={"Idempotency-Key": "a"}
         )
     assert response.status_code == 201 and len(response.json()["entries"]) == players
-    with django_assert_num_queries(13 + 6):  # by tile lists: the same queries
+    with django_assert_num_queries(12 + 6):  # by tile lists: the same queries
         response = app.post(url, tile_body(game, next_double - 1), headers={"Idempotency-Key": "b"})
     assert response.status_code == 201 and response.json()["entries"][2]["tiles_left"] == 3
     number = rounds + 2
-    # 1-3 token and user; 4 the game with the role; 5 the round's id; 6 lock the game (with its saved
-    # state); 7 seats + players; 8 the round again, under the lock, and who recorded it; 9 delete its
-    # entries; 10 insert the new ones; 11 the round; 12 its history row; 13 seats; 14 the game's new
+    # 1-2 token and user; 3 the game with the role; 4 the round's id; 5 lock the game (with its saved
+    # state); 6 seats + players; 7 the round again, under the lock, and who recorded it; 8 delete its
+    # entries; 9 insert the new ones; 10 the round; 11 its history row; 12 seats; 13 the game's new
     # state and version; 2 savepoints.
-    with django_assert_num_queries(14 + 2):
+    with django_assert_num_queries(13 + 2):
         response = app.put(f"{url}{number}/", round_body(game, next_double - 1, *range(4, 3 + players)))
     assert response.status_code == 200 and response.json()["corrected_by"]["email"] == "ann@example.com"
-    # 1-3 token and user; 4 game with role; 5 the round; 6 lock the game (with its saved state);
-    # 7 the last round, 8 its entries (kept for restore); 9 seats + players; 10 delete its entries,
-    # 11 the round; 12 its history row; 13 seats; 14 the game's new state, version and the round kept
+    # 1-2 token and user; 3 game with role; 4 the round; 5 lock the game (with its saved state);
+    # 6 the last round, 7 its entries (kept for restore); 8 seats + players; 9 delete its entries,
+    # 10 the round; 11 its history row; 12 seats; 13 the game's new state, version and the round kept
     # for restore; 2 savepoints.
-    with django_assert_num_queries(14 + 2):
+    with django_assert_num_queries(13 + 2):
         assert app.delete(f"{url}{number}/").status_code == 204

@@ -29,24 +29,24 @@ def seeded(request):
 
 def test_the_leaderboard_runs_a_fixed_number_of_queries(seeded, django_assert_num_queries):
     app, players = seeded
-    # 1-2 token lookup, 3 user, 4 the players of the personal scorebook, 5 their per-set records
-    # (summed in Python: a few rows per player whatever the history)
-    with django_assert_num_queries(5):
+    # 1 the token's session (one read: accounts.tokens), 2 user, 3 the players of the personal
+    # scorebook, 4 their per-set records (summed in Python: a few rows per player whatever the history)
+    with django_assert_num_queries(4):
         response = app.get("/api/v1/leaderboard/")
     assert response.json()["count"] == len(players)
     club = app.get("/api/v1/scorebooks/").json()["results"][1]
-    # 1-2 token lookup, 3 user, 4 the scorebook with the caller's role (membership), 5 its players,
-    # 6 their per-set records
-    with django_assert_num_queries(6):
+    # 1 the token's session, 2 user, 3 the scorebook with the caller's role (membership), 4 its
+    # players, 5 their per-set records
+    with django_assert_num_queries(5):
         response = app.get(f"/api/v1/leaderboard/?scorebook={club['id']}")
     assert response.json()["count"] == 4
 
 
 def test_player_stats_run_a_fixed_number_of_queries(seeded, django_assert_num_queries):
     app, players = seeded
-    # 1-2 token lookup, 3 user, 4 the player (of a scorebook of the user's) with their best and worst
-    # totals (along the seat_player_total index), 5 their per-set records, 6 per-double records,
-    # 7 head-to-head records
-    with django_assert_num_queries(7):
+    # 1 the token's session, 2 user, 3 the player (of a scorebook of the user's) with their best and
+    # worst totals (along the seat_player_total index), 4 their per-set records, 5 per-double records,
+    # 6 head-to-head records
+    with django_assert_num_queries(6):
         response = app.get(f"/api/v1/players/{players[0].pk}/stats/")
     assert response.json()["games"] == players[0].seats.count()
