@@ -21,6 +21,7 @@ then) is checked again. What a stale entry could do is bounded: entries live TTL
 
 import hashlib
 import logging
+import random
 import re
 import secrets
 
@@ -42,6 +43,14 @@ logger = logging.getLogger(__name__)
 # path only, so a signed-out session (removed at once) or a removed member is let through by a
 # 304 for at most this long if an invalidation was missed.
 TTL = 60
+
+
+def lifetime() -> int:
+    """An entry's seconds: between half of TTL and TTL, drawn anew at each write. Entries written
+    together (a club's phones opening their games at 7 pm, or a server's restart) would otherwise
+    expire together, every TTL seconds, and their phones would all take the full way at once: at
+    1,500 phones that storm queued rounds for up to a second (docs/benchmarks.md)."""
+    return random.randint(TTL // 2, TTL)
 
 _GAME_POLL = re.compile(r"^/api/v1/games/(\d{1,18})/$")
 _LIVE_POLL = re.compile(r"^/api/v1/live/([A-Za-z0-9_-]{1,64})/$")
@@ -108,8 +117,8 @@ def quietly(call, *args, **kwargs):
 def game_changed(pk: int, version: int) -> None:
     """A game's version moved on: polls holding the old ETag get the full answer at once."""
     entry = (version, secrets.token_hex(8))
-    quietly(cache.set, game_key(pk), entry, TTL)
-    transaction.on_commit(lambda: quietly(cache.set, game_key(pk), entry, TTL))
+    quietly(cache.set, game_key(pk), entry, lifetime())
+    transaction.on_commit(lambda: quietly(cache.set, game_key(pk), entry, lifetime()))
 
 
 def games_gone(pks) -> None:
@@ -147,8 +156,9 @@ def _stamp(pk: int, version: int, game: tuple | None) -> str | None:
     """current_stamp, `game` the entry the cache held."""
     if game is None or game[0] < version:
         game = (version, secrets.token_hex(8))
-        if not quietly(cache.add, game_key(pk), game, TTL):
-            quietly(cache.set, game_key(pk), game, TTL)
+        ttl = lifetime()
+        if not quietly(cache.add, game_key(pk), game, ttl):
+            quietly(cache.set, game_key(pk), game, ttl)
     elif game[0] > version:
         return None
     return game[1]
@@ -178,7 +188,7 @@ def _remember(pk: int, version: int, session: str | None, user_pk: int | None, e
             wanted[sessions_key(user_pk)] = listed | {session_key(session)}
     new = {key: value for key, value in wanted.items() if found.get(key) != value}
     if new:
-        quietly(cache.set_many, new, TTL)
+        quietly(cache.set_many, new, lifetime())
     return found
 
 

@@ -1,6 +1,8 @@
 """A game's poll answered from the shared cache (scorekeeper.polls): no query for an unchanged
 game, and never a 304 that the full path would not give."""
 
+import random
+
 import pytest
 from django.core.cache import cache
 from django.test import Client
@@ -42,6 +44,19 @@ def test_the_cached_304_carries_the_headers_of_the_full_one(followed):
     assert {name: value for name, value in fast.items() if name not in left_out} == {
         name: value for name, value in full.items() if name not in left_out
     }
+
+
+def test_entries_written_at_once_expire_at_spread_times_none_later_than_the_bound(followed, monkeypatch):
+    """Phones that open their games together must not all take the full way together a minute later."""
+    api, game, etag = followed
+    monkeypatch.setattr(polls, "random", random.Random(25))
+    lifetimes, real = [], cache.set_many
+    monkeypatch.setattr(cache, "set_many", lambda data, timeout, **kw: lifetimes.append(timeout) or real(data, timeout))
+    for _ in range(20):
+        cache.clear()
+        assert poll(api, game, etag).status_code == 304  # the full way, which remembers the session and access
+    assert len(lifetimes) == 20 and all(polls.TTL // 2 <= seconds <= polls.TTL for seconds in lifetimes)
+    assert len(set(lifetimes)) >= 10
 
 
 def test_a_change_is_seen_by_the_next_poll_at_once(followed):
