@@ -52,6 +52,7 @@ def lifetime() -> int:
     1,500 phones that storm queued rounds for up to a second (docs/benchmarks.md)."""
     return random.randint(TTL // 2, TTL)
 
+
 _GAME_POLL = re.compile(r"^/api/v1/games/(\d{1,18})/$")
 _LIVE_POLL = re.compile(r"^/api/v1/live/([A-Za-z0-9_-]{1,64})/$")
 _SHEET_POLL = re.compile(r"^/games/(\d{1,18})/sheet/$")  # a member's followed sheet or round form
