@@ -12,7 +12,7 @@ PORT ?= 8000
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: install browser messages run test deploy-test lint format clean
+.PHONY: install browser messages run serve-lan test deploy-test lint format clean
 
 install: $(VENV)/.installed
 
@@ -30,6 +30,28 @@ run: install messages
 	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
 	$(RUN_ENV) $(BIN)/python manage.py createcachetable
 	$(RUN_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# The phones at the table on the same Wi-Fi: the Procfile's way (gunicorn, DEBUG off, collected
+# static files under the manifest storage), on every interface, with this machine's address in
+# ALLOWED_HOSTS and CSRF_TRUSTED_ORIGINS; it prints the address to open and its QR code. The
+# address is the one the default route leaves from (no packet is sent); set LAN_IP to choose.
+# Plain HTTP: no service worker (offline) and no screen wake lock there (README, "At the table").
+LAN_IP ?= $(shell $(BIN)/python -c "import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.connect(('10.254.254.254', 1)); print(s.getsockname()[0])" 2>/dev/null)
+LAN_URL = http://$(LAN_IP):$(PORT)/
+LAN_ENV = DEBUG=0 SECRET_KEY="$$(cat .dev-secret-key)" ALLOWED_HOSTS=$(LAN_IP),localhost,127.0.0.1 \
+	CSRF_TRUSTED_ORIGINS=http://$(LAN_IP):$(PORT) MAIL_BACKEND=$${MAIL_BACKEND:-django.core.mail.backends.console.EmailBackend} \
+	TASK_BACKEND=$${TASK_BACKEND:-django.tasks.backends.immediate.ImmediateBackend}
+
+serve-lan: install messages .dev-secret-key
+	@test -n "$(LAN_IP)" || { echo "No network address found: join the Wi-Fi, or say it: make serve-lan LAN_IP=192.168.1.20"; exit 1; }
+	$(LAN_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	$(LAN_ENV) $(BIN)/python manage.py migrate --noinput
+	$(LAN_ENV) $(BIN)/python manage.py createcachetable
+	@$(BIN)/python -c "import segno, sys; print('\nOpen on the phones at the table (same Wi-Fi):', sys.argv[1], '\n'); segno.make(sys.argv[1]).terminal(compact=True); print()" $(LAN_URL)
+	$(LAN_ENV) $(BIN)/gunicorn scorekeeper.wsgi --bind 0.0.0.0:$(PORT) --workers 2 --worker-class gthread --threads 4 --access-logfile - --no-control-socket
+
+.dev-secret-key: | install
+	$(BIN)/python -c "from django.core.management.utils import get_random_secret_key as key; print(key())" > $@
 
 # The translations compiled for Django: locale/<lang>/LC_MESSAGES/django.po (pages, Python) and
 # djangojs.po (the page scripts' words); gettext's msgfmt refuses a broken entry or a placeholder

@@ -28,7 +28,7 @@ class AccountAdapter(DefaultAccountAdapter):
     def get_client_ip(self, request) -> str:
         """The address every login and sign-up limit is kept for: the client's, behind as many
         proxies as TRUSTED_PROXY_COUNT says (allauth's own reading raises when a request has fewer)."""
-        from scorekeeper.proxies import client_address
+        from scorekeeper.http.proxies import client_address
 
         return client_address(request) or "0.0.0.0"
 

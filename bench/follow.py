@@ -50,10 +50,11 @@ def measure(url: str, polls: int) -> None:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from scorekeeper import live, services
+    from scorekeeper import services
     from scorekeeper.models import Game
     from scorekeeper.rules.game import GameRules
     from scorekeeper.rules.rounds import EntryInput
+    from scorekeeper.services import live as links
     from tests.factories import PlayerFactory, UserFactory
 
     settings.LIVE_REQUESTS_PER_MINUTE = 10**9  # one client asks far more often than a phone
@@ -73,7 +74,7 @@ def measure(url: str, polls: int) -> None:
 
     for _ in range(6):
         record()
-    token = live.share(game=game, by=user).token
+    token = links.share(game=game, by=user).token
     phone, viewer = Client(), Client()
     phone.force_login(user)
     member, public = f"/games/{game.pk}/sheet/", f"/live/{token}/sheet/"

@@ -67,11 +67,12 @@ def measure(url: str, games: int, runs: int) -> None:
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
-    from scorekeeper import ratings, services
+    from scorekeeper import services
     from scorekeeper.demo import play_game
     from scorekeeper.models import Game, Scorebook
     from scorekeeper.rules.game import GameRules
     from scorekeeper.rules.rounds import EntryInput
+    from scorekeeper.services import ratings
     from tests.factories import PlayerFactory, UserFactory
 
     settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}

@@ -8,10 +8,19 @@ keep-alive connection:
     sheet page          GET /games/{id}/ (the HTML score sheet, session cookie)
     leaderboard         GET /api/v1/leaderboard/?sort=rating
     player stats        GET /api/v1/players/{id}/stats/ (the leaderboard's top player)
+    season table        GET /api/v1/seasons/{id}/ (a season of the seeded scorebook's last 90 days)
+    season all games    the same season stretched over every seeded game (the table's worst case)
+  and the season tables against the leaderboard's read, timed in turn (issue 34: at 10,000 games
+  the season table costs no more than 1.5x the leaderboard's read, and grows at most 1.2x):
+    season vs board     GET /api/v1/seasons/{id}/ against GET /api/v1/leaderboard/?sort=rating
+    all vs board        the all-games season against the same
   writes, against POST /api/v1/players/ (one row):
     round by totals     POST /api/v1/games/{id}/rounds/ (4 players; every 13th round ends a game)
     round by tiles      the same with tile lists
     correct a round     PUT /api/v1/games/{id}/rounds/{n}/
+  and a seat change against a round by totals:
+    seat change         POST /api/v1/games/{id}/seats/ (a late player joins), then DELETE
+                        /api/v1/games/{id}/seats/changes/last/ (undone), in turn
 Each path is timed in turn with its baseline, one request of each after the other, so that a slow
 moment of the machine (it has two cores, shared by server, database and client) lands on both: a
 path's ratio is its median over the median of the baseline requests made between its own. It prints
@@ -22,6 +31,7 @@ size to the largest.
 """
 
 import argparse
+import datetime
 import http.client
 import json
 import os
@@ -35,9 +45,9 @@ import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
-DB = "scorekeeper_bench"
+DB = os.environ.get("BENCH_DB", "scorekeeper_bench")  # another name when two checkouts bench at once
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
-PORT = 8765
+PORT = int(os.environ.get("BENCH_PORT", "8765"))  # another free port when 8765 is taken
 EMAIL, PASSWORD = "bench@example.com", "table-talk-42"
 
 
@@ -193,6 +203,14 @@ def measure(size, requests):
         conn, requests, lambda i: ("GET", "/api/v1/leaderboard/?sort=rating", None, auth), trivial
     )
     row["player stats"] = timed(conn, requests, lambda i: ("GET", f"/api/v1/players/{top}/stats/", None, auth), trivial)
+    board = lambda i: ("GET", "/api/v1/leaderboard/?sort=rating", None, auth)  # noqa: E731
+    season = season_of(conn, auth, top, days=90)
+    read = lambda i: ("GET", f"/api/v1/seasons/{season}/", None, auth)  # noqa: E731
+    row["season table"] = timed(conn, requests, read, trivial)
+    row["season vs board"] = timed(conn, requests, read, board)
+    season_of(conn, auth, top, days=None)
+    row["season all games"] = timed(conn, requests, read, trivial)
+    row["all vs board"] = timed(conn, requests, read, board)
     row["one-row create"] = timed(conn, requests, one_row)
     row["round by totals"] = timed(conn, requests, next_round(False), one_row)
     row["round by tiles"] = timed(conn, requests, next_round(True), one_row)
@@ -203,11 +221,42 @@ def measure(size, requests):
         "PUT", f"/api/v1/games/{game['id']}/rounds/{game['rounds']}/",
         round_body(players, game["next"] + 1, False, shift=i % 2), auth,
     ), one_row)  # fmt: skip
+    # A seat change against recording a round, timed in turn (issue 33: it costs no more). A late
+    # player joins a game after its first round, then that change is undone, and again: each call is
+    # one seat change through the one command (services.seats), the round the same round command.
+    seat_game = call(conn, "POST", "/api/v1/games/", {"players": players, "tile_set": 12, "scorebook": book}, auth)
+    call(conn, "POST", f"/api/v1/games/{seat_game['id']}/rounds/", round_body(players, 12, False), auth)
+    late = call(conn, "POST", "/api/v1/players/", {"name": "Bench late", "scorebook": book}, auth)["id"]
+    seated = [False]
+
+    def seat_change(i):
+        seated[0] = not seated[0]
+        if seated[0]:
+            return "POST", f"/api/v1/games/{seat_game['id']}/seats/", {"player": late}, auth
+        return "DELETE", f"/api/v1/games/{seat_game['id']}/seats/changes/last/", None, auth
+
+    row["seat change"] = timed(conn, requests, seat_change, next_round(False))
     return row
 
 
-READS = ["game detail", "sheet page", "leaderboard", "player stats"]
-BASELINES = {"sheet vs detail": "game detail"} | dict.fromkeys(READS, "trivial")
+def season_of(conn, auth, player, days):
+    """The seeded scorebook's one season (made on first need): its last `days` days, or (None) every
+    day the seeded games were played on. Its id."""
+    book = call(conn, "GET", f"/api/v1/players/{player}/", headers=auth)["scorebook"]
+    today = datetime.date.today()
+    starts = today - datetime.timedelta(days=days or 800)
+    body = {"name": "Bench season", "starts": str(starts), "ends": str(today + datetime.timedelta(days=1))}
+    found = call(conn, "GET", f"/api/v1/scorebooks/{book}/seasons/", headers=auth)["results"]
+    if found:
+        return call(conn, "PATCH", f"/api/v1/seasons/{found[0]['id']}/", body, auth)["id"]
+    return call(conn, "POST", f"/api/v1/scorebooks/{book}/seasons/", body, auth)["id"]
+
+
+READS = ["game detail", "sheet page", "leaderboard", "player stats", "season table", "season all games"]
+SEASON_VS_BOARD = ["season vs board", "all vs board"]
+BASELINES = (
+    {"sheet vs detail": "game detail"} | dict.fromkeys(READS, "trivial") | dict.fromkeys(SEASON_VS_BOARD, "leaderboard")
+)
 WRITES = ["round by totals", "round by tiles", "correct a round"]
 
 
@@ -236,8 +285,8 @@ def main():
             server.wait()
 
     print()
-    baselines = BASELINES | dict.fromkeys(WRITES, "one-row create")
-    shown = ["trivial", *READS, "sheet vs detail", "one-row create", *WRITES]
+    baselines = BASELINES | dict.fromkeys(WRITES, "one-row create") | {"seat change": "round by totals"}
+    shown = ["trivial", *READS, "sheet vs detail", *SEASON_VS_BOARD, "one-row create", *WRITES, "seat change"]
     print(
         f"{'games':>6} | {'endpoint':<16} | {'median ms':>9} | {'p95 ms':>7} | {'its base':>8} | {'ratio':>6} | baseline"
     )
@@ -249,7 +298,7 @@ def main():
                   f"{baselines.get(name, '')}")  # fmt: skip
     (first_size, first), (last_size, last) = results[0], results[-1]
     print()
-    for name in [*READS, "sheet vs detail", *WRITES]:
+    for name in [*READS, "sheet vs detail", *SEASON_VS_BOARD, *WRITES, "seat change"]:
         before, after = first[name][0] / first[name][2], last[name][0] / last[name][2]
         print(f"{name:<16} ratio {before:.2f} at {first_size} -> {after:.2f} at {last_size} games: "
               f"grows {after / before:.2f}x (median {last[name][0] / first[name][0]:.2f}x)")  # fmt: skip

@@ -18,10 +18,10 @@ class ScorekeeperConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_out
         from django.db.models.signals import post_delete, post_save
 
-        from . import polls
+        from .caches import rule
 
-        # A session signed out, or its user changed (a new password, switched off, deleted), is no
-        # longer let through by the polls' shortcut.
-        user_logged_out.connect(polls.on_sign_out, dispatch_uid="polls-sign-out")
-        post_save.connect(polls.on_user_change, sender=get_user_model(), dispatch_uid="polls-user-saved")
-        post_delete.connect(polls.on_user_change, sender=get_user_model(), dispatch_uid="polls-user-deleted")
+        # Writes Django and allauth make (a sign-out; a new password, an account switched off or
+        # deleted) announce what they changed like the services' own (caches.rule).
+        user_logged_out.connect(rule.on_sign_out, dispatch_uid="rule-sign-out")
+        post_save.connect(rule.on_account_change, sender=get_user_model(), dispatch_uid="rule-user-saved")
+        post_delete.connect(rule.on_account_change, sender=get_user_model(), dispatch_uid="rule-user-deleted")

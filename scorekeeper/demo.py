@@ -9,13 +9,14 @@ from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from . import ratings, services
+from . import services
 from .models import Player, Scorebook
 from .rules.deal import suggested_deal
 from .rules.game import GameRules, open_positions
 from .rules.rounds import EntryInput, Seat, score_round
 from .rules.scoring import PlayedRound, progress
 from .rules.tiles import DOUBLE_BLANK, all_tiles, double
+from .services import ratings
 
 DEMO_PASSWORD = "table-talk-42"
 

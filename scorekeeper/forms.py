@@ -1,16 +1,19 @@
 """Page forms. They parse input; the services and the rules module decide what is allowed."""
 
+import json
+
 from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from .converters import parse_id
-from .models import TIE_BREAK_CHOICES, TILE_SET_CHOICES, Player
+from .models import JOIN_TOTAL_CHOICES, TIE_BREAK_CHOICES, TILE_SET_CHOICES, Player
+from .reads.stats import PERIODS, SORTS, period_start
 from .rules.game import DEFAULT_PENALTY, MAX_PENALTY, MAX_TARGET_SCORE, RULE_FIELDS, GameRules, TieBreak
-from .rules.rounds import EntryInput
-from .rules.tiles import DEFAULT_SET, split_tiles
-from .stats import PERIODS, SORTS, period_start
+from .rules.rounds import SETTLED_BY, EntryInput
+from .rules.seating import JoinTotal
+from .rules.tiles import DEFAULT_SET, read_pips, split_tiles
 
 NUMERIC = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
 
@@ -139,8 +142,16 @@ class NewGameForm(forms.Form):
         required=False,  # not sent: shared, as before the option existed
     )  # fmt: skip
 
+    join_total = forms.ChoiceField(
+        choices=JOIN_TOTAL_CHOICES, initial=JoinTotal.HIGHEST, widget=forms.RadioSelect, required=False,
+        label=gettext_lazy("Someone who joins late starts with"),
+    )  # fmt: skip
+
     def clean_tie_break(self) -> str:
         return self.cleaned_data["tie_break"] or TieBreak.SHARED
+
+    def clean_join_total(self) -> str:
+        return self.cleaned_data["join_total"] or JoinTotal.HIGHEST
 
     def __init__(self, *args, scorebook, **kwargs):
         super().__init__(*args, **kwargs)
@@ -176,6 +187,35 @@ class NewGameForm(forms.Form):
         return GameRules(**{name: self.cleaned_data[name] for name in RULE_FIELDS})
 
 
+MAX_PIPS = 100_000
+
+
+class PipsField(forms.Field):
+    """A pips box: a number, or a sum as the table counts it ("12+9+4" is 25, rules.tiles.read_pips).
+    Phones show it a keypad with "+" (inputmode "tel": the numeric keypads of iOS have no "+", and
+    a number box would drop the whole sum); the page shows "= 25" as it is typed (round-entry.js)."""
+
+    widget = forms.TextInput
+
+    def to_python(self, value) -> int | None:
+        text = str(value).strip() if value is not None else ""
+        if not text:
+            return None
+        pips = read_pips(text) if len(text) <= 400 else None  # a box is no place for a long text
+        if pips is None:
+            raise forms.ValidationError(
+                _("Write the pips as a number, or as a sum like 12+9+4 (got “{text}”).").format(text=text[:20]),
+                code="invalid",
+            )
+        if pips > MAX_PIPS:
+            raise forms.ValidationError(
+                _("That is more pips than a hand can hold ({pips}).").format(pips=pips), code="max_value"
+            )
+        return pips
+
+
+PIPS_BOX = {"inputmode": "tel", "autocomplete": "off", "class": "pips", "enterkeyhint": "next", "spellcheck": "false"}
+
 # A round's switches per player: field, label, the chip's short text.
 TOGGLES = (
     ("went_out", gettext_lazy("went out"), gettext_lazy("out")),
@@ -197,9 +237,9 @@ class RoundForm(forms.Form):
         self.fields["starting_double"].choices = [(d, f"{d}-{d}") for d in doubles]
         for seat in seats:
             prefix = f"p{seat.player_id}"
-            self.fields[f"{prefix}_pips"] = forms.IntegerField(
-                required=False, min_value=0, max_value=100_000, label=_("{name}: pips left").format(name=seat.player.name),
-                widget=forms.NumberInput({**NUMERIC, "class": "pips", "placeholder": _("pips"), "enterkeyhint": "next"}),
+            self.fields[f"{prefix}_pips"] = PipsField(
+                required=False, label=_("{name}: pips left").format(name=seat.player.name),
+                widget=forms.TextInput({**PIPS_BOX, "placeholder": _("pips")}),
             )  # fmt: skip
             self.fields[f"{prefix}_tiles"] = forms.CharField(
                 required=False, max_length=2000, label=_("tiles in hand (optional)"),
@@ -211,8 +251,10 @@ class RoundForm(forms.Form):
                 widget=forms.NumberInput({**NUMERIC, "class": "tiles", "placeholder": _("tiles")}),
             )  # fmt: skip
             for toggle, label, _short in TOGGLES:
+                # What ticking it settles (the rules' checks 3 and 4): the script fills that in.
+                settles = {"data-settles": json.dumps(SETTLED_BY[toggle])} if toggle in SETTLED_BY else {}
                 self.fields[f"{prefix}_{toggle}"] = forms.BooleanField(
-                    required=False, label=label, widget=forms.CheckboxInput({"class": toggle})
+                    required=False, label=label, widget=forms.CheckboxInput({"class": toggle, **settles})
                 )
 
     def rows(self):
@@ -232,19 +274,18 @@ class RoundForm(forms.Form):
         entries = []
         for seat in self.seats:
             prefix = f"p{seat.player_id}"
-            went_out = data[f"{prefix}_went_out"]
-            pips = data[f"{prefix}_pips"]
             tiles = split_tiles(data[f"{prefix}_tiles"])
             entries.append(
                 EntryInput(
                     player=seat.player_id,
-                    # A player who went out holds nothing: an empty pips box means 0 there.
-                    pips=0 if went_out and pips is None and tiles is None else pips,
+                    # Empty stays empty: the rules read it (check 10), as they read the API's
+                    # (a player who went out holds nothing: 0; anyone else: pips_required).
+                    pips=data[f"{prefix}_pips"],
                     tiles_left=data[f"{prefix}_tiles_left"],
                     tiles=tiles,
                     # With a list, the 0-0 box only needs ticking to double-check the list.
                     double_blank=data[f"{prefix}_double_blank"] or (None if tiles is not None else False),
-                    went_out=went_out,
+                    went_out=data[f"{prefix}_went_out"],
                     ended_on_double=data[f"{prefix}_ended_on_double"],
                 )
             )
@@ -268,6 +309,37 @@ class RoundForm(forms.Form):
 
 class ScorebookForm(forms.Form):
     name = forms.CharField(max_length=80, label=gettext_lazy("Name"))
+
+
+class SeasonForm(forms.Form):
+    """A season's fields (API.md's names); the service checks the days against the other seasons."""
+
+    name = forms.CharField(max_length=80, label=gettext_lazy("Name"))
+    starts = forms.DateField(
+        label=gettext_lazy("First day"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    ends = forms.DateField(
+        label=gettext_lazy("Last day (included)"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    min_games = forms.IntegerField(
+        min_value=0,
+        max_value=32767,
+        initial=0,
+        label=gettext_lazy("Games to qualify"),
+        widget=forms.NumberInput(NUMERIC),
+    )
+    drop_worst = forms.IntegerField(
+        min_value=0,
+        max_value=32767,
+        initial=0,
+        label=gettext_lazy("Worst games left out of each player's points"),
+        widget=forms.NumberInput(NUMERIC),
+    )
+
+    def add_service_errors(self, errors: dict[str, list[str]]) -> None:
+        """What the service refused, beside the field it names."""
+        for field, messages in errors.items():
+            self.add_error(field if field in self.fields else None, messages)
 
 
 class InviteForm(forms.Form):
@@ -305,3 +377,48 @@ class StatsFilterForm(forms.Form):
     def options(self) -> dict:
         data = self.cleaned_data if self.is_valid() else {}
         return {"tile_set": data.get("tile_set"), "since": period_start(data.get("period") or "all")}
+
+
+class SeatChangeForm(forms.Form):
+    """One seat change, from the sheet between rounds: who joins (a player of the scorebook, or a new
+    name) and where they sit, who leaves, or who takes over whose seat. The services decide whether
+    it may be made (rules.seating)."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput)
+    player = forms.TypedChoiceField(coerce=int, required=False, widget=forms.RadioSelect, empty_value=None)
+    name = forms.CharField(required=False, max_length=40, label=gettext_lazy("Or a new player"))
+    replaces = forms.TypedChoiceField(
+        coerce=int, required=False, widget=forms.RadioSelect, empty_value=None, label=gettext_lazy("Whose seat?")
+    )
+    after = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=gettext_lazy("Sits after"))
+
+    def __init__(self, *args, kind: str, seated: list, others: list, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.kind = kind
+        at_table = [(seat.player_id, seat.player.name) for seat in seated]
+        newcomers = [(player.pk, player.name) for player in others]
+        self.fields["player"].choices = at_table if kind == "leave" else newcomers
+        self.fields["player"].label = {
+            "join": _("Who joins?"), "leave": _("Who leaves?"), "take_over": _("Who takes over?"),
+        }[kind]  # fmt: skip
+        self.fields["name"].widget.attrs.update({"autocomplete": "off", "autocapitalize": "words"})
+        if not newcomers:  # everyone of the scorebook is at the table: a new name is the only way
+            self.fields["name"].label = _("A new player's name")
+        self.fields["replaces"].choices = at_table
+        self.fields["after"].choices = [("", _("Last")), *at_table]
+        if kind == "leave":
+            del self.fields["name"], self.fields["replaces"], self.fields["after"]
+        elif kind == "join":
+            del self.fields["replaces"]
+        else:
+            del self.fields["after"]
+
+    def clean(self):
+        data = super().clean()
+        if self.kind == "leave" and data.get("player") is None and "player" not in self.errors:
+            self.add_error("player", _("Choose who leaves."))
+        if self.kind != "leave" and data.get("player") is None and not data.get("name", "").strip():
+            self.add_error("player", _("Choose who it is, or type a new player's name."))
+        if self.kind == "take_over" and data.get("replaces") is None and "replaces" not in self.errors:
+            self.add_error("replaces", _("Choose whose seat they take over."))
+        return data

@@ -1,7 +1,7 @@
 """/healthz/: django-health-check's report of the database, the shared cache and Redis.
 
 The database and the cache must answer (503 with Retry-After otherwise). Redis is reported but
-not required: while it is down the cache answers from the database (scorekeeper.cache), every
+not required: while it is down the cache answers from the database (scorekeeper.caches.backends), every
 page and sign-in works, and a load balancer must not take the node out for it.
 """
 

@@ -1,6 +1,6 @@
 """Languages: the menu's switch.
 
-The page scripts' words are not here: app.js and offline.js mark them with `t("...")` and
+The page scripts' words are not here: the scripts (static/scorekeeper/*.js) mark them with `t("...")` and
 `tn("...", "...", count)`, their Spanish is in locale/es/LC_MESSAGES/djangojs.po, and each page
 loads its language's JavaScript catalogue as a static file (docs/translating.md).
 """

@@ -68,15 +68,15 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "scorekeeper.caching.PrivateAnswersMiddleware",  # private, no-store unless the view says otherwise
+    "scorekeeper.http.private.PrivateAnswersMiddleware",  # private, no-store unless the view says otherwise
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
-    # A game's poll answered 304 from the shared cache, before sessions or views (scorekeeper.polls).
-    "scorekeeper.polls.CachedPollMiddleware",
+    # A game's poll answered 304 from the shared cache, before sessions or views (scorekeeper.http.polls).
+    "scorekeeper.http.polls.CachedPollMiddleware",
     "scorekeeper.transfer.ImportSizeMiddleware",  # an import over IMPORT_MAX_BYTES: 413 before it is read
     "scorekeeper.http.errors.JsonBodyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # X-Account on every answer that varies by session: whose page the service worker keeps.
-    "scorekeeper.offline.AccountMarkerMiddleware",
+    "scorekeeper.http.offline.AccountMarkerMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the switch's cookie (set from the account at sign-in), else Accept-Language.
     "django.middleware.locale.LocaleMiddleware",
@@ -128,13 +128,13 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Cache: Redis when REDIS_URL is set, the database otherwise. Either way every worker shares it,
 # so allauth's login limits count every attempt (`createcachetable` makes the table). While Redis
-# cannot be reached, the database's table answers in its place (scorekeeper.cache).
+# cannot be reached, the database's table answers in its place (scorekeeper.caches.backends).
 REDIS_URL = os.environ.get("REDIS_URL", "")
 DATABASE_CACHE = {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "django_cache"}
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "scorekeeper.cache.RedisWithFallback",
+            "BACKEND": "scorekeeper.caches.backends.RedisWithFallback",
             "LOCATION": REDIS_URL,
             # A dead Redis costs at most a second, then it is left alone for a few (PAUSE).
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
@@ -142,20 +142,21 @@ if REDIS_URL:
         "database": DATABASE_CACHE,  # answers while Redis is unreachable
     }
     # Sessions read from Redis (written through to the database, which keeps them if Redis goes):
-    # a signed-in request no longer costs a query for its session (an app's token is one too).
-    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    # a signed-in request no longer costs a query for its session (an app's token is one too). A
+    # copy is trusted only under its session's stamp and the epoch (scorekeeper.caches.sessions).
+    SESSION_ENGINE = "scorekeeper.caches.sessions"
 else:
     CACHES = {"default": DATABASE_CACHE}
 
 # How many proxies stand in front of the app (a PaaS router: 1). The client's address is then read
-# from X-Forwarded-For, that many entries from the right (scorekeeper.proxies); 0 trusts only the
+# from X-Forwarded-For, that many entries from the right (scorekeeper.http.proxies); 0 trusts only the
 # connection. Login limits and the live view's budget are per client address.
 TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
 if TRUSTED_PROXY_COUNT < 0:
     raise ImproperlyConfigured("TRUSTED_PROXY_COUNT is the number of proxies in front of the app: 0 or more.")
 ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
 
-# The live view's limit per client address and link (see scorekeeper.live.retry_after).
+# The live view's limit per client address and link (see scorekeeper.reads.live.retry_after).
 LIVE_REQUESTS_PER_MINUTE = int(os.environ.get("LIVE_REQUESTS_PER_MINUTE", "300"))
 
 # What one import over the web may hold (the page's upload and POST /api/v1/import/): more is a 413
@@ -280,7 +281,8 @@ STATIC_URL = "static/"
 STATIC_ROOT = os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    # whitenoise's compressed manifest storage, the page scripts' imports hashed too (staticfiles.py)
+    "staticfiles": {"BACKEND": "scorekeeper.http.staticfiles.StaticStorage"},
 }
 # The page scripts' words: Django's JavaScript catalogue of each language (djangojs.po), written by
 # `manage.py compilejsi18n` (django-statici18n; `make messages` runs it) among the app's static

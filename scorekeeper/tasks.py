@@ -2,7 +2,7 @@
 
 from django.tasks import task
 
-from . import ratings
+from .services import ratings
 
 
 @task

@@ -8,10 +8,10 @@ from . import (
     converters,  # noqa: F401 - registers <id:...>
     health,
     i18n,
-    offline,
 )
 from .api.views.common import not_found as api_not_found
-from .views import account, games, live, players, rounds, scorebooks, transfer
+from .http import offline
+from .views import account, games, live, players, rounds, scorebooks, seasons, seats, transfer
 
 # The admin signs in through allauth's login page, so its rate limits hold there too.
 admin.site.login = secure_admin_login(admin.site.login)
@@ -27,7 +27,10 @@ urlpatterns = [
     path("games/<id:pk>/rounds/undo/", rounds.undo_round, name="undo_round"),
     path("games/<id:pk>/rounds/restore/", rounds.restore_round, name="restore_round"),
     path("games/<id:pk>/rename/", games.rename_game, name="rename_game"),
+    path("games/<id:pk>/finish/", games.finish_game, name="finish_game"),
     path("games/<id:pk>/rematch/", games.rematch, name="rematch"),
+    path("games/<id:pk>/seats/undo/", seats.undo_seat_change, name="undo_seat_change"),
+    path("games/<id:pk>/seats/<slug:kind>/", seats.seat_change, name="seat_change"),
     path("games/<id:pk>/delete/", games.delete_game, name="delete_game"),
     path("games/<id:pk>/history/", games.game_history, name="game_history"),
     path("games/<id:pk>/share/", live.share_game, name="share_game"),
@@ -52,6 +55,9 @@ urlpatterns = [
     path("scorebooks/<id:pk>/delete/", scorebooks.delete_scorebook, name="delete_scorebook"),
     path("scorebooks/<id:pk>/import/", transfer.import_games, name="import_games"),
     path("scorebooks/<id:pk>/trash/", games.trash, name="trash"),
+    path("scorebooks/<id:pk>/seasons/", seasons.season_list, name="seasons"),
+    path("seasons/<id:pk>/", seasons.season, name="season"),
+    path("seasons/<id:pk>/delete/", seasons.delete_season, name="delete_season"),
     path("games/<id:pk>/restore/", games.restore_game, name="restore_game"),
     path("export/", transfer.export, name="export"),
     path("invites/<slug:code>/", scorebooks.invite, name="invite"),

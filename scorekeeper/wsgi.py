@@ -1,6 +1,6 @@
 """WSGI entry point: gunicorn serves `scorekeeper.wsgi:application`.
 
-Polls are answered before Django's handler (scorekeeper.polls.PollsFirst). Then, once the app is
+Polls are answered before Django's handler (scorekeeper.http.polls.PollsFirst). Then, once the app is
 loaded (every view imported through the URLconf), what it loaded is frozen out of the garbage
 collector's reach: a full collection scanned those 130,000 objects in 60 ms idle and 165 ms
 (up to 490) under a club night's polls, the whole process stalled meanwhile; frozen, it takes a
@@ -18,7 +18,7 @@ django_application = get_wsgi_application()  # sets Django up
 def _loaded(app):
     from django.urls import get_resolver
 
-    from scorekeeper.polls import PollsFirst
+    from scorekeeper.http.polls import PollsFirst
 
     get_resolver().url_patterns  # imports every view now, not on the first request  # noqa: B018
     gc.freeze()

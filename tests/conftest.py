@@ -34,6 +34,42 @@ def collected_static():
     shutil.rmtree(settings.STATIC_ROOT, ignore_errors=True)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def static_files_scanned_once():
+    """Each test client loads the middleware anew, and WhiteNoise's reads the whole static root
+    as it starts: the headers of every file, its compressed copies, whether its name is hashed.
+    That was a fifth of a second of every test that made a request (the better part of the run's
+    time on some API files). The files do not change once collected: a scan is kept per root,
+    per WhiteNoise configuration and per state of the files (names, sizes, times), and a new
+    middleware gets exactly what its own scan would have found."""
+    from whitenoise.base import WhiteNoise, scantree
+
+    original = WhiteNoise.update_files_dictionary
+    scans = {}
+
+    def update_files_dictionary(self, root, prefix):
+        files_now = frozenset((path, stat.st_size, stat.st_mtime_ns) for path, stat in scantree(root))
+        whitenoise = {name: repr(getattr(settings, name)) for name in dir(settings) if name.startswith("WHITENOISE_")}
+        configuration = (
+            type(self), self.autorefresh, self.max_age, self.allow_all_origins, self.charset, self.index_file,
+            settings.DEBUG, settings.STATIC_URL, settings.FORCE_SCRIPT_NAME, repr(settings.STORAGES), repr(whitenoise),
+        )  # fmt: skip
+        key = (root, prefix, configuration, files_now)
+        if key not in scans:
+            found, self.files = self.files, {}
+            try:
+                original(self, root, prefix)
+                scans[key] = self.files
+            finally:
+                self.files = {**found, **self.files}
+            return
+        self.files.update(scans[key])
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(WhiteNoise, "update_files_dictionary", update_files_dictionary)
+        yield
+
+
 @pytest.fixture(scope="session")
 def live_server(request, collected_static):
     """pytest-django's live server, its static files served as a deploy serves them: by whitenoise,

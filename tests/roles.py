@@ -1,14 +1,18 @@
 """A scorebook shared by four accounts, and one stranger: the cast of the role matrices."""
 
+from datetime import date
 from types import SimpleNamespace
 
 from django.utils import timezone
 
-from scorekeeper import live, scorebooks, services
+from scorekeeper import services
 from scorekeeper.models import Invite, Membership, Player, Role
 from scorekeeper.rules.game import GameRules
 from scorekeeper.rules.rounds import EntryInput
+from scorekeeper.services import live as links
+from scorekeeper.services import scorebooks
 from tests.factories import UserFactory
+from tests.seasons import make_season
 
 ROLES = ("owner", "scorer", "viewer", "stranger", "anonymous")
 
@@ -36,8 +40,17 @@ def make_club():
     )
     services.record_round(game=game, starting_double=6, entries=round_entries(players[:3], (3, 4)), by=owner)
     invite = Invite.objects.create(scorebook=book, role=Role.VIEWER, created_by=owner)
-    link = live.share(game=game, by=owner)
+    link = links.share(game=game, by=owner)
+    season = make_season(book=book, name="Spring", starts=date(2025, 3, 1), ends=date(2025, 5, 31))
     users = {"owner": owner, "scorer": scorer, "viewer": viewer, "stranger": stranger}
     return SimpleNamespace(
-        book=book, users=users, extra=extra, players=players, spare=players[3], game=game, invite=invite, live=link
+        book=book,
+        users=users,
+        extra=extra,
+        players=players,
+        spare=players[3],
+        game=game,
+        invite=invite,
+        live=link,
+        season=season,
     )

@@ -5,10 +5,11 @@ import importlib
 import pytest
 from django.apps import apps
 
-from scorekeeper import live, selectors, services
+from scorekeeper import selectors, services
 from scorekeeper.models import Entry, Game
 from scorekeeper.rules.rounds import EntryInput
 from scorekeeper.rules.scoring import RoundResult, derive
+from scorekeeper.services import live as links
 
 pytestmark = pytest.mark.django_db
 
@@ -78,7 +79,7 @@ def test_a_renamed_player_is_read_by_the_new_name_with_no_round_changed(game):
 def test_the_sheet_the_live_view_and_the_api_read_the_same_state(client, user, game):
     services.record_round(game=game, starting_double=6, entries=entries(game, 0, 12, 7))
     services.record_round(game=game, starting_double=4, entries=entries(game, 3, 0, 9, out=1))
-    link = live.share(game=game, by=user)
+    link = links.share(game=game, by=user)
     client.force_login(user)
     sheet = client.get(f"/games/{game.pk}/").context["sheet"]
     public = client.get(f"/api/v1/live/{link.token}/").json()

@@ -7,11 +7,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper import ratings, services
+from scorekeeper import services
 from scorekeeper.demo import deal_round, seed_games
 from scorekeeper.models import Game, Player, RatingStep, Scorebook
 from scorekeeper.rules.game import GameRules
 from scorekeeper.rules.rating import START, rate_game, replay
+from scorekeeper.services import ratings
 from tests.factories import PlayerFactory
 from tests.test_records import assert_ratings_match_a_replay, assert_records_match_seats
 

@@ -14,10 +14,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from scorekeeper import ratings, services
+from scorekeeper import services
 from scorekeeper.models import Game, Player, Scorebook
 from scorekeeper.rules.game import GameRules
 from scorekeeper.rules.rounds import EntryInput
+from scorekeeper.services import ratings
 from scorekeeper.tasks import replay_ratings
 from tests.api.conftest import app_for
 from tests.races import at_once

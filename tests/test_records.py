@@ -10,16 +10,18 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from scorekeeper import ratings, services, stats
+from scorekeeper import services
 from scorekeeper.demo import deal_round, seed_games
 from scorekeeper.models import Game, Player, PlayerRecord, RatingStep, Scorebook, Seat
+from scorekeeper.reads import stats
+from scorekeeper.services import ratings
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
 FIELDS = [
     "game_count", "wins", "total_sum", "rounds", "went_out", "double_blank_penalties", "end_on_double_penalties",
-    "best_total", "worst_total",
+    "score_sum", "best_total", "worst_total",
 ]  # fmt: skip
 
 

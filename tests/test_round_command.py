@@ -7,7 +7,8 @@ import json
 import pytest
 from django.test import Client
 
-from scorekeeper import offline, services
+from scorekeeper import services
+from scorekeeper.http import offline
 from scorekeeper.models import Membership, Round
 from scorekeeper.rules.game import GameRules
 from scorekeeper.rules.rounds import EntryInput
@@ -50,18 +51,22 @@ def new_game(ann):
 
 
 def send(door, ann, game, double, pips, *, version=None, confirm=False):
-    """The round `pips` (0: went out) for the seats in order, as each door sends it."""
+    """The round `pips` (0: went out; None: went out, the pips left empty) for the seats in order,
+    as each door sends it."""
     players = [seat.player_id for seat in game.seats.order_by("position")]
     if door == "page":
         data = {"starting_double": double, "version": game.version if version is None else version}
         for player, value in zip(players, pips, strict=True):
-            data[f"p{player}_pips"] = value
-            if value == 0:
+            data[f"p{player}_pips"] = "" if value is None else value
+            if value in (0, None):
                 data[f"p{player}_went_out"] = "on"
         if confirm:
             data["confirmed"] = confirm
         return ann["page"].post(f"/games/{game.pk}/rounds/new/", data)
-    entries = [{"player": p, "pips": v, "went_out": v == 0} for p, v in zip(players, pips, strict=True)]
+    entries = [
+        {"player": p, "went_out": v in (0, None)} | ({} if v is None else {"pips": v})
+        for p, v in zip(players, pips, strict=True)
+    ]
     body = {"starting_double": double, "entries": entries, "confirm": confirm}
     if door == "api":  # an app asks to be asked (its default saves a surprising round as it is)
         return ann["api"].post(f"/api/v1/games/{game.pk}/rounds/", body)
@@ -146,6 +151,30 @@ def test_a_round_that_breaks_a_rule_is_invalid_alike_and_names_the_player(ann, r
             assert response.status_code == 400 and response.json()["errors"][0]["message"] == message
             assert response.json()["errors"][0]["player"] == ben
         assert not Round.objects.filter(game=game).exists()
+
+
+def test_going_out_with_the_pips_left_empty_is_0_pips_alike_at_every_door(ann, results):
+    """One rule (rules.rounds check 10) for every door: the player who went out holds nothing, so
+    pips left empty (no `pips` in the API's entry) are their 0; anyone else's are still asked for."""
+    saved = {}
+    for door in DOORS:
+        game = new_game(ann)
+        response = send(door, ann, game, 6, [None, 9, 14])
+        assert response.status_code == (302 if door == "page" else 201), door
+        assert isinstance(results[-1], services.Saved)
+        saved[door] = [(e.pips, e.went_out, e.score) for e in Round.objects.get(game=game).entries.order_by("position")]
+    assert saved["page"] == saved["api"] == saved["queue"] == [(0, True, 0), (9, False, 9), (14, False, 14)]
+    # Anyone else's empty pips are asked for, at both doors: Ben's.
+    game = new_game(ann)
+    ann_, ben, cy = (seat.player_id for seat in game.seats.order_by("position"))
+    page = ann["page"].post(f"/games/{game.pk}/rounds/new/", {"starting_double": 6, "version": game.version,
+                            f"p{ann_}_went_out": "on", f"p{ben}_pips": "", f"p{cy}_pips": 14})  # fmt: skip
+    entries = [{"player": ann_, "went_out": True}, {"player": ben}, {"player": cy, "pips": 14}]
+    api = ann["api"].post(f"/api/v1/games/{game.pk}/rounds/", {"starting_double": 6, "entries": entries})
+    assert [(e.code, e.player) for e in results[-2].round_errors] == [("pips_required", ben)]
+    assert results[-1].round_errors == results[-2].round_errors
+    assert page.status_code == 200 and api.status_code == 400 and api.json()["errors"][0]["code"] == "pips_required"
+    assert not Round.objects.filter(game=game).exists()
 
 
 @pytest.mark.parametrize("rounds", [1, 5])

@@ -3,6 +3,12 @@
 The key is claimed (committed) before the work starts, so a retry that arrives while the
 first request still runs is told so (409); the response is stored in the same transaction
 as the work it describes, so a stored response always matches what was written.
+
+A claim names the database session that made it (PostgreSQL's backend pid). A worker killed in
+the middle of a request takes its connection with it, so a retry that finds the claim's session
+gone takes the key over at once instead of waiting ABANDONED_AFTER (a phone retrying a round
+after a worker died got 409 for two minutes). Elsewhere, and for a claim naming no session, the
+time rule stands.
 """
 
 import hashlib
@@ -10,7 +16,8 @@ import json
 from datetime import timedelta
 from functools import wraps
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import ValidationError
@@ -82,7 +89,9 @@ def _claim(user, key: str, fingerprint: str) -> tuple[IdempotencyKey, bool]:
     for _attempt in range(3):  # the other request's claim may vanish between our insert and our read
         try:
             with transaction.atomic():
-                return IdempotencyKey.objects.create(owner=user, key=key, request_hash=fingerprint), True
+                claim = IdempotencyKey(owner=user, key=key, request_hash=fingerprint, claimed_by=_session())
+                claim.save()
+                return claim, True
         except IntegrityError:
             record = IdempotencyKey.objects.filter(owner=user, key=key).first()
         if record is not None:
@@ -90,16 +99,36 @@ def _claim(user, key: str, fingerprint: str) -> tuple[IdempotencyKey, bool]:
     else:
         raise RequestInProgress()
     expired = record.created_at < now - KEPT_FOR
-    abandoned = record.status_code is None and record.created_at < now - ABANDONED_AFTER
+    abandoned = record.status_code is None and (record.created_at < now - ABANDONED_AFTER or _gone(record))
     if expired or abandoned:
         # Only if nobody took it over in the meantime: created_at is the claim's identity.
         taken = IdempotencyKey.objects.filter(pk=record.pk, created_at=record.created_at)
         if taken.update(
-            request_hash=fingerprint, created_at=now, status_code=None, response_body=None, location="", etag=""
+            request_hash=fingerprint,
+            created_at=now,
+            status_code=None,
+            response_body=None,
+            location="",
+            etag="",
+            claimed_by=_session(),
         ):
             record.request_hash, record.created_at, record.status_code = fingerprint, now, None
             return record, True
     return record, False
+
+
+def _session():
+    """The claiming database session, written by the database itself (PostgreSQL); "" elsewhere."""
+    return RawSQL("pg_backend_pid()::text", []) if connection.vendor == "postgresql" else ""
+
+
+def _gone(record: IdempotencyKey) -> bool:
+    """Whether the database session that claimed `record` has ended (its worker died with it)."""
+    if connection.vendor != "postgresql" or not record.claimed_by.isdigit():
+        return False
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", [int(record.claimed_by)])
+        return cursor.fetchone() is None
 
 
 def _replay(record: IdempotencyKey) -> Response:

@@ -7,8 +7,10 @@ A postprocessing hook (settings.SPECTACULAR_SETTINGS) that:
   on every answer; tests/api/test_schema.py checks each component against the answers);
 - writes a nullable reference the way strict OpenAPI 3.0 validators accept a null in its place
   (`oneOf` with a null-only schema, not `allOf` beside `nullable`, which they read as "never null");
-- marks what a PATCH cannot do without (a game's or scorebook's `name`, a member's `role`), and
-  bounds a round's list of entries (1 to 50).
+- marks what a PATCH cannot do without (a game's or scorebook's `name`, a member's `role`), and so
+  its body too: the server refuses such a PATCH without one (400 naming the field), as API.md has a
+  PATCH change something; a player's PATCH, whose fields are all optional, keeps an optional body;
+- bounds a round's list of entries (1 to 50).
 """
 
 ERROR = {"$ref": "#/components/schemas/Error"}
@@ -34,7 +36,7 @@ VALIDATION_ERRORS_SCHEMA = {
 # only what applies.
 PARTIAL = {"RoundErrors", "RoundClash", "ValidationErrors"}
 
-# A PATCH that changes nothing is refused (400): what its body must hold.
+# A PATCH that changes nothing is refused (400): what its body must hold, and so the body itself.
 REQUIRED_IN_PATCH = {
     "PatchedGameUpdateRequest": ["name"],
     "PatchedScorebookRequest": ["name"],
@@ -57,6 +59,10 @@ def complete_schema(result, generator, request, public):
             component["required"] = list(component["properties"])
     for name, fields in REQUIRED_IN_PATCH.items():
         schemas[name]["required"] = fields
+    for operation in _operations(result):
+        body = operation.get("requestBody", {})
+        if set(_refs(body)) & set(REQUIRED_IN_PATCH):
+            body["required"] = True
     _list_bounds(schemas)
     _nullable_references(result)
     return result

@@ -2,7 +2,7 @@ from django.urls import path
 
 from scorekeeper import converters  # noqa: F401 - registers <id:...>
 
-from .views import games, live, players, reports, rounds, scorebooks, transfer
+from .views import games, live, players, reports, rounds, scorebooks, seasons, seats, transfer
 
 app_name = "api"
 
@@ -12,13 +12,17 @@ urlpatterns = [
     path("players/<id:pk>/stats/", reports.PlayerStats.as_view(), name="player-stats"),
     path("games/", games.GameList.as_view(), name="game-list"),
     path("games/<id:pk>/", games.GameDetail.as_view(), name="game-detail"),
-    path("games/<id:game_pk>/rounds/", rounds.RoundList.as_view(), name="round-list"),
-    path("games/<id:game_pk>/rounds/<id:number>/", rounds.RoundDetail.as_view(), name="round-detail"),
-    path("games/<id:game_pk>/rounds/restore/", rounds.RoundRestore.as_view(), name="round-restore"),
-    path("games/<id:game_pk>/share/", live.GameShare.as_view(), name="game-share"),
+    path("games/<id:pk>/finish/", games.GameFinish.as_view(), name="game-finish"),
+    path("games/<id:pk>/rounds/", rounds.RoundList.as_view(), name="round-list"),
+    path("games/<id:pk>/rounds/<id:number>/", rounds.RoundDetail.as_view(), name="round-detail"),
+    path("games/<id:pk>/rounds/restore/", rounds.RoundRestore.as_view(), name="round-restore"),
+    path("games/<id:pk>/seats/", seats.SeatList.as_view(), name="seat-list"),
+    path("games/<id:pk>/seats/changes/last/", seats.LastSeatChange.as_view(), name="seat-change-last"),
+    path("games/<id:pk>/seats/<id:player>/", seats.SeatDetail.as_view(), name="seat-detail"),
+    path("games/<id:pk>/share/", live.GameShare.as_view(), name="game-share"),
     path("live/<str:token>/", live.LiveView.as_view(), name="live"),
-    path("games/<id:game_pk>/export/", transfer.GameExport.as_view(), name="game-export"),
-    path("games/<id:game_pk>/history/", games.GameHistory.as_view(), name="game-history"),
+    path("games/<id:pk>/export/", transfer.GameExport.as_view(), name="game-export"),
+    path("games/<id:pk>/history/", games.GameHistory.as_view(), name="game-history"),
     path("export/", transfer.Export.as_view(), name="export"),
     path("import/", transfer.Import.as_view(), name="import"),
     path("leaderboard/", reports.Leaderboard.as_view(), name="leaderboard"),
@@ -28,5 +32,7 @@ urlpatterns = [
     path("scorebooks/<id:pk>/", scorebooks.ScorebookDetail.as_view(), name="scorebook-detail"),
     path("scorebooks/<id:pk>/invites/", scorebooks.InviteCreate.as_view(), name="scorebook-invites"),
     path("scorebooks/<id:pk>/members/<id:user_pk>/", scorebooks.MemberDetail.as_view(), name="scorebook-member"),
+    path("scorebooks/<id:pk>/seasons/", seasons.SeasonList.as_view(), name="scorebook-seasons"),
+    path("seasons/<id:pk>/", seasons.SeasonDetail.as_view(), name="season-detail"),
     path("invites/<str:code>/accept/", scorebooks.InviteAccept.as_view(), name="invite-accept"),
 ]

@@ -18,6 +18,7 @@ from .common import (
 from .games import (
     ENTRY_FIELDS,
     ENTRY_GIVEN,
+    JOIN_TOTAL_CHOICES,
     LIVE_SELECTOR_LENGTH,
     LIVE_TOKEN_LENGTH,
     RULE_COLUMNS,
@@ -29,8 +30,10 @@ from .games import (
     LiveLink,
     Round,
     Seat,
+    SeatChange,
     entry_values,
     new_live_token,
+    numbered_title,
 )
 from .players import Player, PlayerQuerySet
 from .records import DoubleRecord, OpponentRecord, PlayerRecord, RatingStep
@@ -45,11 +48,13 @@ from .scorebooks import (
     new_invite_code,
     role_of,
 )
+from .seasons import Season, SeasonQuerySet, SeasonTally
 
 __all__ = [
     "ENTRY_FIELDS",
     "ENTRY_GIVEN",
     "INVITE_LIFETIME",
+    "JOIN_TOTAL_CHOICES",
     "LIVE_SELECTOR_LENGTH",
     "LIVE_TOKEN_LENGTH",
     "RULE_COLUMNS",
@@ -77,12 +82,17 @@ __all__ = [
     "Round",
     "Scorebook",
     "ScorebookQuerySet",
+    "Season",
+    "SeasonQuerySet",
+    "SeasonTally",
     "Seat",
+    "SeatChange",
     "entry_values",
     "invite_expiry",
     "member_of",
     "name_key",
     "new_invite_code",
     "new_live_token",
+    "numbered_title",
     "role_of",
 ]

@@ -38,10 +38,17 @@ class HistoryAction(models.TextChoices):
     GAME_RENAMED = "game_renamed"
     GAME_DELETED = "game_deleted"
     GAME_RESTORED = "game_restored"
+    GAME_FINISHED = "game_finished"  # stopped early by agreement ("We stop here")
     ROUND_RECORDED = "round_recorded"
     ROUND_CORRECTED = "round_corrected"
     ROUND_UNDONE = "round_undone"
     ROUND_RESTORED = "round_restored"
+    PLAYER_JOINED = "player_joined"
+    PLAYER_LEFT = "player_left"
+    SEAT_TAKEN_OVER = "seat_taken_over"
+    PLAYER_JOINED_UNDONE = "player_joined_undone"
+    PLAYER_LEFT_UNDONE = "player_left_undone"
+    SEAT_TAKEN_OVER_UNDONE = "seat_taken_over_undone"
     PLAYER_RENAMED = "player_renamed"
     PLAYER_LINKED = "player_linked"
     PLAYER_UNLINKED = "player_unlinked"
@@ -53,7 +60,7 @@ TRASH_DAYS = 30
 
 class ReaderRole:
     """A row read with the reader's `role` in its scorebook (a membership; or annotated by
-    for_user / with_role, or set by scorebooks.current)."""
+    for_user / with_role, or set by selectors.current_scorebook)."""
 
     @property
     def can_score(self) -> bool:

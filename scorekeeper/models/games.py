@@ -11,12 +11,16 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from ..rules.game import DEFAULT_PENALTY, MAX_ROUNDS, RULE_FIELDS, GameRules, TieBreak
 from ..rules.rounds import Seat as SeatRule
 from ..rules.scoring import EndReason
+from ..rules.seating import Change, JoinTotal
+from ..rules.seating import SeatChange as SeatChangeRule
 from ..rules.tiles import DEFAULT_SET, SUPPORTED_SETS
 from .common import TILE_SET_CHOICES, ReaderRole
 from .players import Player
@@ -69,10 +73,22 @@ class RoundQuerySet(models.QuerySet):
 # The column that holds each of GameRules' fields: the same name, except `rounds` (a game's
 # `rounds` are the rounds it played; the house's number of rounds is `max_rounds`).
 RULE_COLUMNS = {name: "max_rounds" if name == "rounds" else name for name in RULE_FIELDS}
+JOIN_TOTAL_CHOICES = [
+    (JoinTotal.HIGHEST, _("The highest total at the table")),
+    (JoinTotal.AVERAGE, _("The table's average, rounded up")),
+    (JoinTotal.ZERO, _("Zero")),
+]
 TIE_BREAK_CHOICES = [
     (TieBreak.SHARED, _("Share the place")),
     (TieBreak.MOST_WENT_OUT, _("Most rounds gone out ranks first")),
 ]
+
+
+def numbered_title(number: int, day) -> str:
+    """What a game without a name is called: "Game 3 · Mon 23 Nov", in the current language."""
+    # Translators: the day in a new game's name, as Django's date format ("Mon 23 Nov"; Spanish months are lowercase: "D j b").
+    day = date_format(day, pgettext("day in a game's name", "D j M"))
+    return gettext("Game {number} · {day}").format(number=number, day=day)
 
 
 class Game(ReaderRole, models.Model):
@@ -85,9 +101,12 @@ class Game(ReaderRole, models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="games_created"
     )
     name = models.CharField(max_length=80, blank=True)
+    # A game started on the pages without a name is called by its number among the scorebook's
+    # games and the day it was made, in the language of whoever reads it (Game.title).
+    number = models.PositiveIntegerField(null=True, blank=True, editable=False)
     # Travels with the game in exports, so importing the same file twice creates nothing twice.
     uid = models.UUIDField(default=uuid.uuid4, editable=False)
-    players = models.ManyToManyField(Player, through="Seat", related_name="games")
+    players = models.ManyToManyField(Player, through="Seat", through_fields=("game", "player"), related_name="games")
 
     # The rules, fixed when the game is created: one column per GameRules field (RULE_COLUMNS).
     tile_set = models.PositiveSmallIntegerField(choices=TILE_SET_CHOICES, default=DEFAULT_SET)
@@ -100,6 +119,8 @@ class Game(ReaderRole, models.Model):
     first_double = models.PositiveSmallIntegerField(null=True, blank=True)
     max_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
     tie_break = models.CharField(max_length=16, choices=TIE_BREAK_CHOICES, default=TieBreak.SHARED)
+    # What a player joining after the first round starts with (rules.seating.JoinTotal).
+    join_total = models.CharField(max_length=8, choices=JOIN_TOTAL_CHOICES, default=JoinTotal.HIGHEST)
 
     # The game's state (rules.scoring.derive), saved by the services after every write.
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS)
@@ -110,8 +131,12 @@ class Game(ReaderRole, models.Model):
             (EndReason.SEQUENCE, _("Every double was played")),
             (EndReason.TARGET, _("The target was reached")),
             (EndReason.ROUNDS, _("The agreed rounds were played")),
+            (EndReason.AGREED, _("The table agreed to stop")),
         ],
     )
+    # The round after which the table agreed to stop ("We stop here", services.finish_game): a fact
+    # of the game, like its rounds, that the state is derived from. Undoing that round takes it away.
+    stopped_after = models.PositiveSmallIntegerField(null=True, blank=True)
     next_double = models.PositiveSmallIntegerField(null=True, blank=True)
     # The whole state as rules.snapshot saves it (standings, running totals, open doubles, per-seat
     # counts), written with the columns above by every change: what every page and answer reads.
@@ -138,7 +163,11 @@ class Game(ReaderRole, models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["scorebook", "status", "-created_at"])]
+        indexes = [
+            models.Index(fields=["scorebook", "status", "-created_at"]),
+            # A season's games: those of its scorebook finished within its days.
+            models.Index(fields=["scorebook", "finished_at"], name="game_scorebook_finished"),
+        ]
         constraints = [
             models.CheckConstraint(condition=Q(tile_set__in=SUPPORTED_SETS), name="game_tile_set_supported"),
             models.UniqueConstraint(fields=["scorebook", "uid"], name="game_uid_unique_per_scorebook"),
@@ -154,6 +183,7 @@ class Game(ReaderRole, models.Model):
                 name="game_max_rounds_in_range",
             ),
             models.CheckConstraint(condition=Q(tie_break__in=TieBreak.CHOICES), name="game_tie_break_known"),
+            models.CheckConstraint(condition=Q(join_total__in=JoinTotal.CHOICES), name="game_join_total_known"),
             models.CheckConstraint(
                 condition=Q(status="finished", finished_at__isnull=False)
                 | Q(status="in_progress", finished_at__isnull=True),
@@ -162,7 +192,23 @@ class Game(ReaderRole, models.Model):
         ]
 
     def __str__(self):
-        return self.name or f"Game {self.pk}"
+        return self.title or gettext("Game {number}").format(number=self.pk)
+
+    @property
+    def title(self) -> str:
+        """The name, or for a game started without one "Game 3 · Mon 23 Nov" (numbered_title); ""
+        for a game without either (made through the API without a name)."""
+        if self.name or self.number is None:
+            return self.name
+        return numbered_title(self.number, timezone.localdate(self.created_at))
+
+    def hold(self, relation: str, objects) -> "Game":
+        """`self.<relation>.all()` gives `objects` from now on, without a query, as if prefetched:
+        a write's answer built from what its command has in hand."""
+        kept = self._meta.get_field(relation).related_model.objects.none()
+        kept._result_cache, kept._prefetch_done = list(objects), True
+        self.__dict__.setdefault("_prefetched_objects_cache", {})[relation] = kept
+        return self
 
     @property
     def rules(self) -> GameRules:
@@ -187,20 +233,33 @@ class Game(ReaderRole, models.Model):
 
 
 class Seat(models.Model):
-    """A player's place at a game's table, with their running total and rank."""
+    """A player's place at a game's table, with their running total and rank. Everyone who ever sat
+    at the table keeps a seat: one who joined late, left, or took over another's seat says so
+    (the columns below mirror the game's saved state, written with it)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="seats")
     position = models.PositiveSmallIntegerField()
     # Summary columns kept in step by the services, so reports aggregate seats, not entries.
     total = models.IntegerField(default=0)
-    rank = models.PositiveSmallIntegerField(default=1)
+    rank = models.PositiveSmallIntegerField(default=1, null=True, help_text="Empty for a player who left: unranked.")
     place = models.PositiveSmallIntegerField(default=0, help_text="Display order in the standings: rank, then seat.")
+    # rules.places.place_points, in tenths (0 to 100): what the finished game gives the seat in a
+    # season's table (empty while the game goes on).
+    place_points = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Empty for a player who left, and while the game goes on."
+    )
     is_winner = models.BooleanField(default=False)
     rounds = models.PositiveSmallIntegerField(default=0)
     went_out = models.PositiveSmallIntegerField(default=0)
     double_blank_penalties = models.PositiveSmallIntegerField(default=0)
     end_on_double_penalties = models.PositiveSmallIntegerField(default=0)
+    # Their time at the table (rules.seating): what they started with, the rounds they joined and
+    # left after (empty: from the start, still here), whose seat they took over.
+    opening_total = models.IntegerField(default=0)
+    joined_after = models.PositiveSmallIntegerField(null=True, blank=True)
+    left_after = models.PositiveSmallIntegerField(null=True, blank=True)
+    replaced = models.ForeignKey(Player, null=True, blank=True, on_delete=models.RESTRICT, related_name="+")
 
     objects = SeatQuerySet.as_manager()
 
@@ -218,6 +277,52 @@ class Seat(models.Model):
 
     def as_rule(self) -> SeatRule:
         return SeatRule(self.player_id, self.player.name)
+
+    @property
+    def ranked(self) -> bool:
+        """Ranked in the game: still at the table at its end (a player who left is not)."""
+        return self.left_after is None
+
+    @property
+    def score_sum(self) -> int:
+        """The sum of their round scores: the total less what they started with."""
+        return self.total - self.opening_total
+
+
+class SeatChange(models.Model):
+    """A player joined, left or took over a seat between two rounds: `after` rounds were recorded.
+    The game's saved state replays them in `number` order; undo takes the last one away."""
+
+    KIND_CHOICES = [(Change.JOIN, _("Joined")), (Change.LEAVE, _("Left")), (Change.TAKE_OVER, _("Took over"))]
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seat_changes")
+    number = models.PositiveSmallIntegerField(help_text="1, 2, ... in the order they were made.")
+    after = models.PositiveSmallIntegerField(help_text="How many rounds were recorded when it was made.")
+    kind = models.CharField(max_length=10, choices=KIND_CHOICES)
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="+")
+    replaces = models.ForeignKey(Player, null=True, blank=True, on_delete=models.RESTRICT, related_name="+")
+    made_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="+")  # fmt: skip
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Who made or undid each change, and when (the history's player_joined, ..., and their undoing).
+    history = HistoricalRecords(excluded_fields=["created_at"], related_name="changes")
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="seat_change_number_unique"),
+            models.CheckConstraint(condition=Q(kind__in=Change.CHOICES), name="seat_change_kind_known"),
+            models.CheckConstraint(
+                condition=Q(kind="take_over", replaces__isnull=False) | ~Q(kind="take_over") & Q(replaces__isnull=True),
+                name="seat_change_replaces_only_a_take_over",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.kind} {self.player_id} after round {self.after} of {self.game_id}"
+
+    def as_rule(self) -> SeatChangeRule:
+        return SeatChangeRule(self.kind, self.player_id, self.after, self.replaces_id)
 
 
 class Round(models.Model):
@@ -259,6 +364,30 @@ class Round(models.Model):
     def entries_in_order(self):
         """The entries in seat order: as just saved, or as prefetched (ordered by position)."""
         return self.saved_entries if self.saved_entries is not None else self.entries.all()
+
+    @staticmethod
+    def whole(game, known_users=()) -> list["Round"]:
+        """`game`'s rounds as in_order() gives them, in one query instead of two: each entry read
+        with its round (every round has entries). Who recorded and corrected each is taken from
+        `known_users` (the writer, usually) and read only when someone else did (a second query).
+        What a write's answer reads right after its command, where every query counts."""
+        entries = Entry.objects.filter(round__game=game).select_related("round").order_by("round__number", "position")
+        rounds: dict[int, Round] = {}
+        for entry in entries:
+            round_ = rounds.get(entry.round_id)
+            if round_ is None:
+                round_ = rounds[entry.round_id] = entry.round
+                round_.game, round_.saved_entries = game, []
+            entry.round = round_
+            round_.saved_entries.append(entry)
+        users = {user.pk: user for user in known_users}
+        ids = {pk for round_ in rounds.values() for pk in (round_.recorded_by_id, round_.corrected_by_id)}
+        if missing := ids - set(users) - {None}:
+            users |= Round._meta.get_field("recorded_by").related_model.objects.only("email").in_bulk(missing)
+        for round_ in rounds.values():
+            round_.recorded_by = users.get(round_.recorded_by_id)
+            round_.corrected_by = users.get(round_.corrected_by_id)
+        return list(rounds.values())
 
     @property
     def etag(self) -> str:
@@ -363,6 +492,9 @@ class IdempotencyKey(models.Model):
     response_body = models.JSONField(null=True)
     location = models.CharField(max_length=500, blank=True)
     etag = models.CharField(max_length=100, blank=True, help_text="The first answer's ETag, replayed with it.")
+    claimed_by = models.CharField(
+        max_length=20, blank=True, help_text="The database session of the request that claimed it (PostgreSQL)."
+    )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:

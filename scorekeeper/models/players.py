@@ -39,7 +39,7 @@ class Player(ReaderRole, models.Model):
     # name_key(name), kept by save(): folding can lengthen a name ("ß" becomes "ss").
     name_key = models.CharField(max_length=160, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
-    # The OpenSkill rating after the player's latest finished game (scorekeeper.ratings keeps it);
+    # The OpenSkill rating after the player's latest finished game (scorekeeper.services.ratings keeps it);
     # empty before the first one, which means the model's starting rating.
     rating_mu = models.FloatField(null=True, blank=True, editable=False)
     rating_sigma = models.FloatField(null=True, blank=True, editable=False)

@@ -13,7 +13,7 @@ class PlayerRecord(models.Model):
     """A player's figures over all their finished games of one set, kept in step by the services.
 
     The all-time leaderboard reads these few rows instead of aggregating every seat; the
-    figures for a period are aggregated from the seats (see scorekeeper.stats)."""
+    figures for a period are aggregated from the seats (see scorekeeper.reads.stats)."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="records")
     tile_set = models.PositiveSmallIntegerField(choices=TILE_SET_CHOICES)
@@ -28,6 +28,25 @@ class PlayerRecord(models.Model):
     # seats, along the seat_player_total index, whenever the set of finished games changes.
     best_total = models.IntegerField(null=True, blank=True)
     worst_total = models.IntegerField(null=True, blank=True)
+    # The sum of their round scores (a total less what the player started with: an opening total
+    # is not a round score), over the rounds counted in `rounds`.
+    score_sum = models.BigIntegerField(default=0)
+
+    # What a finished game adds to the record of each of its players: a column, and the seat's figure
+    # added to it (None: one, the game itself). The one list of them (services.records, imports, stats).
+    SUMS = {
+        "games": None,
+        "wins": "is_winner",
+        "total_sum": "total",
+        "rounds": "rounds",
+        "went_out": "went_out",
+        "double_blank_penalties": "double_blank_penalties",
+        "end_on_double_penalties": "end_on_double_penalties",
+        "score_sum": "score_sum",
+    }
+    # The game figures: counted only for a game the player was ranked in (Seat.ranked: still at the
+    # table at its end). The others are round figures, counted for every round they sat in.
+    GAME_SUMS = ("games", "wins", "total_sum")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["player", "tile_set"], name="player_record_unique_per_set")]
@@ -82,7 +101,7 @@ class OpponentRecord(models.Model):
 
 class RatingStep(models.Model):
     """A player's OpenSkill rating after one finished game. The steps of a scorebook follow its
-    finished games in the order they ended (finished_at, then id); scorekeeper.ratings replays them."""
+    finished games in the order they ended (finished_at, then id); scorekeeper.services.ratings replays them."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_steps")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_steps")

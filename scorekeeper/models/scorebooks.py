@@ -1,6 +1,8 @@
 """Scorebooks, their members and invites, and the reader's role read with a row."""
 
 import secrets
+import zoneinfo
+from datetime import date
 
 from django.conf import settings
 from django.db import IntegrityError, models, transaction
@@ -28,6 +30,10 @@ class ScorebookQuerySet(models.QuerySet):
         return self.filter(pk__in=member_of(user)).annotate(role=role_of(user, "pk"))
 
 
+def default_time_zone() -> str:
+    return settings.TIME_ZONE
+
+
 PERSONAL_NAME = _("{name}'s scorebook")  # a personal scorebook's, after its owner: "Ana's scorebook"
 
 
@@ -49,13 +55,15 @@ class Scorebook(ReaderRole, models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="personal_scorebook"
     )
     created_at = models.DateTimeField(auto_now_add=True)
-    # A replay of the ratings left to a task (scorekeeper.ratings): where in the order of finished
+    # A replay of the ratings left to a task (scorekeeper.services.ratings): where in the order of finished
     # games it starts (finished_at, game id), empty while the ratings are up to date. The point only
     # moves earlier until the task has replayed from it; `ratings_changes` counts every change handed
     # over, so a task that read an older count leaves the writing to the task enqueued after it.
     ratings_pending_at = models.DateTimeField(null=True, blank=True, editable=False)
     ratings_pending_game = models.BigIntegerField(null=True, blank=True, editable=False)
     ratings_changes = models.PositiveIntegerField(default=0, editable=False)
+    # Where its members play (an IANA name): the day a game finished on, for its seasons.
+    time_zone = models.CharField(max_length=64, default=default_time_zone)
 
     objects = ScorebookQuerySet.as_manager()
 
@@ -69,6 +77,17 @@ class Scorebook(ReaderRole, models.Model):
     @property
     def personal(self) -> bool:
         return self.personal_of_id is not None
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        try:
+            return zoneinfo.ZoneInfo(self.time_zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return zoneinfo.ZoneInfo(settings.TIME_ZONE)
+
+    def today(self) -> date:
+        """Today, where its members play."""
+        return timezone.localdate(timezone=self.zone)
 
     @property
     def ratings_updating(self) -> bool:

@@ -3,7 +3,7 @@
 from dataclasses import asdict, dataclass, fields
 
 from .text import Text, _
-from .tiles import DEFAULT_SET, SUPPORTED_SETS, grammar
+from .tiles import DEFAULT_SET, SUPPORTED_SETS, grammar, picker
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
@@ -11,6 +11,9 @@ DEFAULT_PENALTY = 50
 MAX_PENALTY = 1000
 MAX_TARGET_SCORE = 100_000
 MAX_ROUNDS = 1000  # a house limit on rounds; round numbers are small integers
+
+
+JOIN_TOTALS = ("highest", "average", "zero")  # seating.JoinTotal.CHOICES (seating imports this module)
 
 
 class TieBreak:
@@ -36,6 +39,8 @@ class GameRules:
     first_double: int | None = None
     rounds: int | None = None
     tie_break: str = TieBreak.SHARED
+    # What a player joining after the first round starts with (seating.JoinTotal).
+    join_total: str = "highest"
 
     def __post_init__(self):
         if self.first_double is None:
@@ -79,6 +84,11 @@ class GameRules:
                 'Equal totals are either "shared" or broken by "most_went_out" (got {got}).',
                 got=str(self.tie_break)[:40],
             )
+        if self.join_total not in JOIN_TOTALS:
+            problems["join_total"] = _(
+                'A player who joins late starts with the "highest" total at the table, the "average" or "zero" (got {got}).',
+                got=str(self.join_total)[:40],
+            )
         return problems
 
     @property
@@ -97,6 +107,12 @@ class GameRules:
     def tile_grammar(self) -> dict:
         """How a list of tiles of this game's set is read (tiles.grammar), for the page scripts."""
         return grammar(self.tile_set)
+
+    @property
+    def tile_picker(self) -> dict:
+        """The tiles of this game's set, their pips and what holding one means (tiles.picker), for
+        the page scripts."""
+        return picker(self.tile_set)
 
     @property
     def round_limit(self) -> int | None:

@@ -38,21 +38,48 @@ def ordinal(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
 
 
-def rate_game(before: Mapping[int, Rating], ranks: Mapping[int, int]) -> dict[int, Rating]:
-    """The players' ratings after one game. `ranks`: each player's rank in it (1 is the lowest
-    total; equal totals share a rank); `before`: their ratings going in (START when missing)."""
+def rate_game(
+    before: Mapping[int, Rating], ranks: Mapping[int, int], shares: Mapping[int, float] | None = None
+) -> dict[int, Rating]:
+    """The players' ratings after one game. `ranks`: each rated player's rank in it (1 is the lowest
+    total; equal totals share a rank); `before`: their ratings going in (START when missing);
+    `shares`: the share of the game's rounds each played (missing: 1, the whole game).
+
+    A player who sat in part of the game moves that share of the way from their rating going in to
+    the one the whole game would give them (a joiner at round 7 of 13 moves 6/13 as far, winning or
+    losing). OpenSkill's own `weights` cannot say this: they weigh a player's part in a team's win
+    (a small weight makes a loss cost more), and the default model scales a one-player team's weight
+    to 2 whatever it is."""
     players = list(ranks)
+    if len(players) < 2:  # nobody to be measured against
+        return {}
     teams = [[MODEL.rating(mu=before.get(p, START).mu, sigma=before.get(p, START).sigma)] for p in players]
     rated = MODEL.rate(teams, ranks=[ranks[p] for p in players])
-    return {p: Rating(team[0].mu, team[0].sigma) for p, team in zip(players, rated, strict=True)}
+    after = {}
+    for player, team in zip(players, rated, strict=True):
+        share = 1.0 if shares is None else shares.get(player, 1.0)
+        if share >= 1:  # the whole game: OpenSkill's rating as it is (no arithmetic to round it)
+            after[player] = Rating(team[0].mu, team[0].sigma)
+        else:
+            was = before.get(player, START)
+            after[player] = Rating(
+                was.mu + share * (team[0].mu - was.mu), was.sigma + share * (team[0].sigma - was.sigma)
+            )
+    return after
 
 
-def replay(games: Iterable[Mapping[int, int]], start: Mapping[int, Rating] | None = None) -> list[dict[int, Rating]]:
-    """Rate games in order (each as `ranks` for rate_game); the ratings after each one."""
+def replay(
+    games: Iterable[Mapping[int, int]],
+    start: Mapping[int, Rating] | None = None,
+    shares: Iterable[Mapping[int, float] | None] | None = None,
+) -> list[dict[int, Rating]]:
+    """Rate games in order (each as `ranks` for rate_game, with its `shares` when given); the
+    ratings after each one."""
     current = dict(start or {})
     after = []
-    for ranks in games:
-        rated = rate_game(current, ranks)
+    games = list(games)
+    for ranks, played in zip(games, [None] * len(games) if shares is None else shares, strict=True):
+        rated = rate_game(current, ranks, played)
         current.update(rated)
         after.append(rated)
     return after

@@ -4,7 +4,9 @@ import operator
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from . import seating
 from .game import GameRules, TieBreak, open_positions
+from .seating import Change, SeatChange
 from .text import Text, _
 
 
@@ -62,8 +64,11 @@ class Progress:
     ended_because: str | None = None  # an EndReason once finished
 
 
-def progress(rules: GameRules, players: Iterable[Hashable], rounds: Sequence[PlayedRound]) -> Progress:
-    """Replay the rounds in order: running totals, whether and when the game ended."""
+def progress(
+    rules: GameRules, players: Iterable[Hashable], rounds: Sequence[PlayedRound], stopped_after: int | None = None
+) -> Progress:
+    """Replay the rounds in order: running totals, whether and when the game ended. `stopped_after`:
+    the round after which the table agreed to stop, when it did (the rules' own ends come first)."""
     totals = dict.fromkeys(players, 0)
     ended_after = ended_because = None
     running = []
@@ -72,23 +77,35 @@ def progress(rules: GameRules, players: Iterable[Hashable], rounds: Sequence[Pla
             totals[player] = totals.get(player, 0) + score
         running.append(dict(totals))
         if ended_after is None:
-            ended_because = _ends_game(rules, number, played.position, totals)
+            ended_because = _ends_game(rules, number, played.position, totals.values())
+            if ended_because is None and number == stopped_after:
+                ended_because = EndReason.AGREED
             ended_after = number if ended_because else None
     finished = ended_after is not None
     next_position = None if finished else (rounds[-1].position + 1 if rounds else 0)
     return Progress(totals, finished, ended_after, next_position, tuple(running), ended_because)
 
 
-def _ends_game(rules: GameRules, number: int, position: int, totals: Mapping[Hashable, int]) -> str | None:
+def _ends_game(rules: GameRules, number: int, position: int, totals: Iterable[int]) -> str | None:
     """Why the game ends with round `number` (at `position`), or None if it goes on. A target
     reached is said first, then the end of the sequence, then the house's number of rounds."""
     if rules.target_score is not None:
-        if any(total >= rules.target_score for total in totals.values()):
+        if any(total >= rules.target_score for total in totals):
             return EndReason.TARGET
     elif position + 1 >= len(rules.one_pass):
         return EndReason.SEQUENCE
     if rules.rounds is not None and number >= rules.rounds:
         return EndReason.ROUNDS
+    return None
+
+
+def stop_problem(state: "GameState") -> Text | None:
+    """Why the table cannot stop the game here by agreement, if it cannot: it is over already, or
+    no round has been played (a game stops after a round, ranked as it stands)."""
+    if state.finished:
+        return _("The game is already over.")
+    if not state.rounds:
+        return _("No round has been played yet: record a round before stopping the game.")
     return None
 
 
@@ -133,23 +150,33 @@ class SeatState:
     name: str
     seat: int  # 0-based seat order
     total: int
-    rank: int  # equal totals share a rank
-    place: int  # 1-based display order: rank, then seat
+    rank: int | None  # equal totals share a rank; None for a player who left (unranked)
+    place: int  # 1-based display order: rank, then seat; those who left last
     is_winner: bool
     rounds: int
     went_out: int
     double_blank_penalties: int
     end_on_double_penalties: int
     to_target: int | None = None  # points left before the target score, in a target game
+    opening_total: int = 0  # what they started with: 0, unless they joined or took over after round 1
+    joined_after: int | None = None  # the round they joined (or took over) after; None: from the start
+    left_after: int | None = None  # the round they left after (or were taken over after); None: still here
+    replaced: Hashable | None = None  # whose seat they took over
+    seated: bool = True  # at the table after the last round (for the next one, while the game goes on)
 
     @property
     def shares_place(self) -> bool:
-        return self.rank != self.place
+        return self.rank is not None and self.rank != self.place
+
+    @property
+    def ranked(self) -> bool:
+        return self.rank is not None
 
 
 @dataclass(frozen=True)
 class RoundLine:
-    """A played round on the sheet: scores and running totals in seat order."""
+    """A played round on the sheet: scores and running totals in seat order (None for a player not
+    seated in that round)."""
 
     number: int
     position: int
@@ -162,6 +189,7 @@ class EndReason:
     SEQUENCE = "sequence"  # every starting double of the game was played
     TARGET = "target"  # someone's total reached the target score
     ROUNDS = "rounds"  # the house's number of rounds was played
+    AGREED = "agreed"  # the table agreed to stop early; ranked as it stood
 
 
 @dataclass(frozen=True)
@@ -181,6 +209,8 @@ class GameState:
     open_doubles: tuple[int, ...]  # what the next round may start with, expected first
     last_position: int | None
     show_until: int | None  # the last position of the sequence worth showing on a sheet
+    changes: tuple[SeatChange, ...] = ()  # the seat changes, in the order they were made
+    shuffles_next: Hashable | None = None  # who shuffles for the next round; None once the game is over
 
     def marker_after(self, rules: GameRules, position: int) -> str | None:
         """What a sheet marks after a position: where an extended ladder turns, where a pass ends."""
@@ -202,6 +232,8 @@ class GameState:
         if self.ended_because == EndReason.ROUNDS:
             return _("Ended after round {round}: the {rounds} rounds agreed were played.", round=self.ended_after,
                      rounds=rules.rounds)  # fmt: skip
+        if self.ended_because == EndReason.AGREED:
+            return _("Stopped after round {round}: the table agreed to end the game here.", round=self.ended_after)
         return None
 
     @property
@@ -210,7 +242,7 @@ class GameState:
         "most went out" tie-break settled. Empty otherwise, and while the game goes on."""
         if not self.finished or not self.winners:
             return ()
-        best = min(seat.total for seat in self.seats)
+        best = min(seat.total for seat in self.seats if seat.ranked)
         tied = tuple(seat for seat in self.standings if seat.total == best)
         return tied if any(not seat.is_winner for seat in tied) else ()
 
@@ -224,7 +256,7 @@ class GameState:
         tie-break put them ahead of someone level on points; None before a round is played, or
         while everyone leads."""
         leaders = {seat.player for seat in self.leaders}
-        others = [seat.total for seat in self.seats if seat.player not in leaders]
+        others = [seat.total for seat in self.seats if seat.player not in leaders and seat.ranked]
         return min(others) - self.leaders[0].total if leaders and others else None
 
     @property
@@ -234,15 +266,76 @@ class GameState:
         return len(self.rounds) + 1
 
 
-def derive(rules: GameRules, seats: Sequence[tuple[Hashable, str]], rounds: Sequence[RoundResult]) -> GameState:
-    """The state of a game from its rules, its players in seat order and its rounds in play order."""
+def derive(
+    rules: GameRules,
+    seats: Sequence[tuple[Hashable, str]],
+    rounds: Sequence[RoundResult],
+    changes: Sequence[SeatChange] = (),
+    stopped_after: int | None = None,
+) -> GameState:
+    """The state of a game from its rules, everyone who sat at its table in seat order, its rounds
+    in play order and its seat changes (seating: each made after some rounds, in the order made).
+    A round's scores name exactly the players seated in it. `stopped_after`: the round the table
+    agreed to stop after (stop_problem), if it did."""
     players = [player for player, _ in seats]
-    state = progress(rules, players, [PlayedRound(r.position, r.scores) for r in rounds])
+    names = dict(seats)
+    seated = seating.seated_at_start(players, changes)
+    totals = dict.fromkeys(players, 0)
+    opening, joined_after, left_after, replaced = dict.fromkeys(players, 0), {}, {}, {}
+    waiting = list(changes)
+
+    def change_seats(after: int) -> None:
+        nonlocal seated
+        while waiting and waiting[0].after <= after:
+            change = waiting.pop(0)
+            if change.kind == Change.JOIN:
+                totals[change.player] = (
+                    seating.opening_total(rules.join_total, [totals[p] for p in seated]) if after else 0
+                )
+            elif change.kind == Change.TAKE_OVER:
+                totals[change.player] = totals[change.replaces]
+                replaced[change.player], left_after[change.replaces] = change.replaces, after
+                if shufflers and shufflers[-1] == change.replaces:  # the seat shuffled: it still has
+                    shufflers[-1] = change.player
+            else:
+                left_after[change.player] = after
+            if change.kind != Change.LEAVE:
+                opening[change.player], joined_after[change.player] = totals[change.player], after or None
+            seated = seating.apply(seated, players, change)
+
+    ended_after = ended_because = None
+    lines, seated_in, shufflers = [], [], []
+    for number, played in enumerate(rounds, start=1):
+        change_seats(number - 1)
+        seated_in.append(tuple(seated))
+        shufflers.append(seating.next_shuffler(players, seated, shufflers[-1] if shufflers else None))
+        for player, score in played.scores.items():
+            totals[player] += score
+        lines.append(
+            RoundLine(
+                number,
+                played.position,
+                rules.double_at(played.position),
+                tuple(played.scores.get(player) for player in players),
+                tuple(totals[player] if player in played.scores else None for player in players),
+            )
+        )
+        if ended_after is None:
+            ended_because = _ends_game(rules, number, played.position, [totals[p] for p in seated])
+            if ended_because is None and number == stopped_after:
+                ended_because = EndReason.AGREED
+            ended_after = number if ended_because else None
+    change_seats(len(rounds))
+    finished = ended_after is not None
     went_out = {player: sum(1 for r in rounds if player in r.went_out) for player in players}
-    ranked = standings(seats, state.totals, went_out if rules.tie_break == TieBreak.MOST_WENT_OUT else None)
+    ranked = standings(
+        [(p, names[p]) for p in seated], totals, went_out if rules.tie_break == TieBreak.MOST_WENT_OUT else None
+    )
     rank = {row.player: row.rank for row in ranked}
-    place = {row.player: index for index, row in enumerate(ranked, start=1)}
-    won = set(winners(ranked)) if state.finished else set()
+    # Those who left follow the ranked players, unranked: the latest to leave first, then seat order.
+    gone = sorted((p for p in players if p not in rank), key=lambda p: (-left_after.get(p, 0), players.index(p)))
+    place = {player: index for index, player in enumerate([row.player for row in ranked] + gone, start=1)}
+    won = set(winners(ranked)) if finished else set()
 
     def count(player, attribute: str) -> int:
         return sum(1 for r in rounds if player in getattr(r, attribute))
@@ -252,47 +345,48 @@ def derive(rules: GameRules, seats: Sequence[tuple[Hashable, str]], rounds: Sequ
             player=player,
             name=name,
             seat=index,
-            total=state.totals[player],
-            rank=rank[player],
+            total=totals[player],
+            rank=rank.get(player),
             place=place[player],
             is_winner=player in won,
             rounds=sum(1 for r in rounds if player in r.scores),
             went_out=count(player, "went_out"),
             double_blank_penalties=count(player, "double_blank") if rules.double_blank_penalty else 0,
             end_on_double_penalties=count(player, "ended_on_double") if rules.end_on_double_penalty else 0,
-            to_target=None if rules.target_score is None else max(0, rules.target_score - state.totals[player]),
+            to_target=None
+            if rules.target_score is None or player not in rank
+            else max(0, rules.target_score - totals[player]),
+            opening_total=opening[player],
+            joined_after=joined_after.get(player),
+            left_after=left_after.get(player),
+            replaced=replaced.get(player),
+            seated=player in seated,
         )
         for index, (player, name) in enumerate(seats)
     )
-    lines = [
-        RoundLine(
-            number,
-            played.position,
-            rules.double_at(played.position),
-            tuple(played.scores.get(player, 0) for player in players),
-            tuple(totals.get(player, 0) for player in players),
-        )
-        for number, (played, totals) in enumerate(zip(rounds, state.running, strict=True), start=1)
-    ]
     last = rounds[-1].position if rounds else None
-    open_doubles = () if state.finished else tuple(rules.double_at(p) for p in open_positions(rules, last))
-    if state.finished:
+    next_position = None if finished else (last + 1 if rounds else 0)
+    open_doubles = () if finished else tuple(rules.double_at(p) for p in open_positions(rules, last))
+    if finished:
         show_until = last
     else:
-        show_until = rules.round_limit - 1 if rules.round_limit is not None else rules.pass_end(state.next_position)
+        show_until = rules.round_limit - 1 if rules.round_limit is not None else rules.pass_end(next_position)
         if rules.rounds is not None:  # the rounds left, if no double is skipped
-            show_until = min(show_until, state.next_position + rules.rounds - len(rounds) - 1)
+            show_until = min(show_until, next_position + rules.rounds - len(rounds) - 1)
+    shuffles_next = None if finished else seating.next_shuffler(players, seated, shufflers[-1] if shufflers else None)
     return GameState(
         seats=seat_states,
         standings=tuple(sorted(seat_states, key=lambda seat: seat.place)),
         winners=tuple(seat.player for seat in seat_states if seat.is_winner),
-        finished=state.finished,
-        ended_because=state.ended_because,
-        ended_after=state.ended_after,
+        finished=finished,
+        ended_because=ended_because,
+        ended_after=ended_after,
         rounds=tuple(lines),
-        next_position=state.next_position,
-        next_double=None if state.next_position is None else rules.double_at(state.next_position),
+        next_position=next_position,
+        next_double=None if next_position is None else rules.double_at(next_position),
         open_doubles=open_doubles,
         last_position=last,
         show_until=show_until,
+        changes=tuple(changes),
+        shuffles_next=shuffles_next,
     )

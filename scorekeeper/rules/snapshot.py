@@ -10,10 +10,13 @@ the state from them (`results`) without reading the entries back.
 from collections.abc import Hashable, Mapping
 
 from .scoring import GameState, RoundLine, RoundResult, SeatState
+from .seating import SeatChange
 
-FORMAT = 1
+FORMAT = 2  # 2: seat changes (format 1, saved before them, loads as a game without any)
 _SEAT_FIGURES = ("total", "rank", "place", "is_winner", "rounds", "went_out", "double_blank_penalties",
                  "end_on_double_penalties", "to_target")  # fmt: skip
+# What a seat says of its time at the table, with its value in a state saved before seat changes.
+_SEATING = {"opening_total": 0, "joined_after": None, "left_after": None, "replaced": None, "seated": True}
 _FLAGS = ("went_out", "double_blank", "ended_on_double")
 
 
@@ -23,8 +26,14 @@ def dump(state: GameState, rounds: list[RoundResult]) -> dict:
     return {
         "format": FORMAT,
         "seats": [
-            {"player": seat.player, **{name: getattr(seat, name) for name in _SEAT_FIGURES}} for seat in state.seats
+            {"player": seat.player, **{name: getattr(seat, name) for name in (*_SEAT_FIGURES, *_SEATING)}}
+            for seat in state.seats
         ],
+        "changes": [
+            {"kind": change.kind, "player": change.player, "after": change.after, "replaces": change.replaces}
+            for change in state.changes
+        ],
+        "shuffles_next": state.shuffles_next,
         "finished": state.finished,
         "ended_because": state.ended_because,
         "ended_after": state.ended_after,
@@ -51,7 +60,8 @@ def load(data: dict, names: Mapping[Hashable, str]) -> GameState:
     """The state `dump` saved, its players named by `names` (player: name)."""
     seats = tuple(
         SeatState(player=seat["player"], name=names[seat["player"]], seat=index,
-                  **{name: seat[name] for name in _SEAT_FIGURES})
+                  **{name: seat[name] for name in _SEAT_FIGURES},
+                  **{name: seat.get(name, default) for name, default in _SEATING.items()})
         for index, seat in enumerate(data["seats"])
     )  # fmt: skip
     return GameState(
@@ -72,7 +82,20 @@ def load(data: dict, names: Mapping[Hashable, str]) -> GameState:
         open_doubles=tuple(data["open_doubles"]),
         last_position=data["last_position"],
         show_until=data["show_until"],
+        changes=changes(data),
+        shuffles_next=data["shuffles_next"] if "shuffles_next" in data else _shuffler_of_format_1(data, seats),
     )
+
+
+def _shuffler_of_format_1(data: dict, seats: tuple[SeatState, ...]) -> Hashable | None:
+    """Who shuffles next in a state saved before seat changes: everyone seated throughout, each
+    round shuffled by the next seat."""
+    return None if data["finished"] or not seats else seats[len(data["rounds"]) % len(seats)].player
+
+
+def changes(data: dict) -> tuple[SeatChange, ...]:
+    """The seat changes the saved state was derived with, in the order they were made."""
+    return tuple(SeatChange(**change) for change in data.get("changes", ()))
 
 
 def results(data: dict) -> list[RoundResult]:
@@ -80,7 +103,8 @@ def results(data: dict) -> list[RoundResult]:
     next round added (or one replaced, or the last taken away), for the next state."""
     players = [seat["player"] for seat in data["seats"]]
     return [
-        RoundResult(line["position"], dict(zip(players, line["scores"], strict=True)),
+        RoundResult(line["position"],
+                    {player: score for player, score in zip(players, line["scores"], strict=True) if score is not None},
                     *(frozenset(line[flag]) for flag in _FLAGS))
         for line in data["rounds"]
     ]  # fmt: skip

@@ -29,6 +29,13 @@ SEPARATORS = ",;" + SPACES
 # each end of a tile is one or two decimal digits of any script (\d; int() reads their value).
 DIGITS_PER_END = 2
 
+# A pips box takes a count as the table says it: a whole number, or whole numbers joined by plus
+# signs ("12+9+4", the hands counted one by one), spaces anywhere; NFKC turns a full-width plus into
+# this one. Each number has at most SUM_DIGITS digits of any script, and a sum at most SUM_TERMS.
+PLUS = "+"
+SUM_DIGITS = 6
+SUM_TERMS = 40
+
 _SPACE, _DASH = f"[{re.escape(SPACES)}]", f"[{re.escape(DASHES)}]"
 _AROUND_DASH = re.compile(rf"{_SPACE}*({_DASH}){_SPACE}*")
 _PARTING = re.compile(f"[{re.escape(SEPARATORS)}]+")
@@ -78,6 +85,19 @@ def split_tiles(text: str) -> list[str] | None:
     return [item for item in _PARTING.split(joined) if item] or None
 
 
+_TERM = rf"{_SPACE}*\d{{1,{SUM_DIGITS}}}{_SPACE}*"
+_SUM = re.compile(rf"{_TERM}(?:{re.escape(PLUS)}{_TERM}){{0,{SUM_TERMS - 1}}}")
+
+
+def read_pips(text: str) -> int | None:
+    """The pips typed in a box, as a number ("25") or a sum ("12+9+4" is 25); None when it is
+    neither (empty, a letter, a plus with nothing after it)."""
+    normal = _normal(text)
+    if not _SUM.fullmatch(normal):
+        return None
+    return sum(int(term) for term in normal.split(PLUS))
+
+
 def parse_tile(text: str, highest: int) -> Tile:
     """Read "a-b" (either order) as a tile of the double-`highest` set."""
     match = _TILE_TEXT.fullmatch(_normal(text)) if isinstance(text, str) else None
@@ -107,7 +127,9 @@ def grammar(highest: int) -> dict:
     (`normalize`), drop the `spaces` around a dash (`dashes`), part it at runs of `separators`;
     a part is a tile when it is 1 to `digits_per_end` digits, a dash, 1 to `digits_per_end` digits,
     nothing else, and neither end is above `highest`. A digit is a code point from one of
-    `digit_zeros` to nine above it, worth the difference."""
+    `digit_zeros` to nine above it, worth the difference. A pips box (read_pips) holds whole
+    numbers of 1 to `sum_digits` digits, at most `sum_terms` of them joined by `plus`, `spaces`
+    anywhere."""
     return {
         "normalize": "NFKC",
         "dashes": DASHES,
@@ -116,6 +138,22 @@ def grammar(highest: int) -> dict:
         "digits_per_end": DIGITS_PER_END,
         "digit_zeros": list(digit_zeros()),
         "highest": highest,
+        "plus": PLUS,
+        "sum_digits": SUM_DIGITS,
+        "sum_terms": SUM_TERMS,
+    }
+
+
+def picker(highest: int) -> dict:
+    """The tiles of the double-`highest` set as the tile picker shows them, as data for the page
+    scripts, which add up no pips and know no tile of their own: `tiles`, each tile's name and pips,
+    highest first; `double_blank`, the tile whose holder gets the 0-0 penalty (holding it ticks
+    that box); `on_table`, the tile each starting double puts on the table, which no hand holds
+    (check 5)."""
+    return {
+        "tiles": [[str(tile), tile.pips] for tile in sorted(all_tiles(highest), reverse=True)],
+        "double_blank": str(DOUBLE_BLANK),
+        "on_table": {str(value): str(double(value)) for value in range(highest + 1)},
     }
 
 

@@ -3,7 +3,16 @@ callers use them as `services.<name>`, and turn the errors of scorekeeper.errors
 
 from ..errors import Conflict, Forbidden, InvalidInput, ScoreKeepingError
 from .common import require_scorer
-from .games import create_game, default_game_name, delete_game, purge_trash, rename_game, restore_game
+from .games import (
+    create_game,
+    default_game_name,
+    delete_game,
+    finish_game,
+    next_game_number,
+    purge_trash,
+    rename_game,
+    restore_game,
+)
 from .imports import CheckedGame, check_import, import_game, save_imports
 from .players import delete_player, link_player, rename_player
 from .records import update_extremes
@@ -19,13 +28,42 @@ from .rounds import (
     submit_round,
     undo_last_round,
 )
+from .seats import change_seat, undo_seat_change
 from .state import derive_state
 
 __all__ = [
-    "CheckedGame", "Clash", "Conflict", "Forbidden", "Invalid", "InvalidInput", "NeedsConfirmation", "Saved",
-    "ScoreKeepingError", "Submitted", "check_import", "correct_round", "create_game", "default_game_name",
+    "CheckedGame",
+    "Clash",
+    "Conflict",
+    "Forbidden",
+    "Invalid",
+    "InvalidInput",
+    "NeedsConfirmation",
+    "Saved",
+    "ScoreKeepingError",
+    "Submitted",
+    "change_seat",
+    "check_import",
+    "correct_round",
+    "create_game",
+    "default_game_name",
     "delete_game",
-    "delete_player", "derive_state", "import_game", "link_player", "purge_trash", "record_round", "rename_game",
-    "rename_player", "require_scorer", "restore_game", "restore_round", "save_imports", "submit_round",
-    "undo_last_round", "update_extremes",
+    "delete_player",
+    "derive_state",
+    "finish_game",
+    "import_game",
+    "link_player",
+    "next_game_number",
+    "purge_trash",
+    "record_round",
+    "rename_game",
+    "rename_player",
+    "require_scorer",
+    "restore_game",
+    "restore_round",
+    "save_imports",
+    "submit_round",
+    "undo_last_round",
+    "undo_seat_change",
+    "update_extremes",
 ]  # fmt: skip

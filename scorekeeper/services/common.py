@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from ..errors import Conflict, Forbidden, InvalidInput
 from ..models import SCORING_ROLES, Entry, Game, Round, Seat, entry_values
 from ..rules.rounds import EntryInput, InvalidRound, ScoredEntry, ScoredRound, score_round
+from ..rules.scoring import GameState
 
 
 def require_scorer(role: str | None) -> None:
@@ -39,9 +40,24 @@ def lock_game(game: Game, expected_version: int | None) -> Game:
     return locked
 
 
-def score_entries(game: Game, seats: list[Seat], starting_double: int, entries: Sequence[EntryInput]) -> ScoredRound:
+def seated(seats: list[Seat], state: GameState, number: int | None = None) -> list[Seat]:
+    """The seats of the players seated in round `number` (None: the next round), in seat order."""
+    if number is None:
+        at_table = {seat.player for seat in state.seats if seat.seated}
+    else:
+        line = state.rounds[number - 1]
+        at_table = {seat.player for seat, score in zip(state.seats, line.scores, strict=True) if score is not None}
+    return [seat for seat in seats if seat.player_id in at_table]
+
+
+def score_entries(
+    game: Game, seats: list[Seat], starting_double: int, entries: Sequence[EntryInput], away: list[Seat] = ()
+) -> ScoredRound:
+    """Score a round of the players of `seats` (those seated in it); `away`: the game's other seats,
+    named when an entry is for one of them."""
     try:
-        return score_round(game.rules, starting_double, [seat.as_rule() for seat in seats], entries)
+        return score_round(game.rules, starting_double, [seat.as_rule() for seat in seats], entries,
+                           away=[seat.as_rule() for seat in away])  # fmt: skip
     except InvalidRound as invalid:
         errors: dict[str, list[str]] = {}
         for error in invalid.errors:

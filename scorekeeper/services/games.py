@@ -1,29 +1,37 @@
-"""Writes to games: create, rename, trash and bring back, purge."""
+"""Writes to games: create, rename, finish early, trash and bring back, purge."""
 
 from collections.abc import Sequence
 from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
-from .. import polls, ratings
+from ..caches.rule import announce
 from ..errors import Conflict, InvalidInput
-from ..models import TRASH_DAYS, Game, HistoryAction, LiveLink, Player, PlayerRecord, Scorebook, Seat
+from ..models import TRASH_DAYS, Game, HistoryAction, LiveLink, Player, PlayerRecord, Scorebook, Seat, numbered_title
 from ..rules import snapshot
 from ..rules.game import GameRules, seating_problems
+from ..rules.scoring import stop_problem
+from . import ratings, seasons
 from .common import lock_game, save_with_history
 from .records import add_detail, add_to_records, detail_of, figures_of, update_extremes
-from .state import derive_state, played_rows
+from .state import derive_state, played_rows, save_state, saved_state
 
 
 def create_game(
-    *, by, players: Sequence[int], rules: GameRules, name: str = "", scorebook: Scorebook | None = None, uid=None
+    *,
+    by,
+    players: Sequence[int],
+    rules: GameRules,
+    name: str = "",
+    number: int | None = None,
+    scorebook: Scorebook | None = None,
+    uid=None,
 ) -> Game:
     """Seat `players` (ids of the scorebook's players) in the order given; the scorebook is
-    `by`'s personal one unless given."""
+    `by`'s personal one unless given. A game without a name may be given its `number`
+    (next_game_number), which it is called by."""
     scorebook = scorebook or Scorebook.personal_for(by)
     player_ids = list(players)
     found, errors = table_of(scorebook, rules, player_ids)
@@ -35,6 +43,7 @@ def create_game(
             scorebook=scorebook,
             created_by=by,
             name=name.strip(),
+            number=None if name.strip() else number,
             next_double=state.next_double,
             state=snapshot.dump(state, []),
             **({"uid": uid} if uid is not None else {}),
@@ -49,16 +58,19 @@ def create_game(
         PlayerRecord.objects.bulk_create(
             [PlayerRecord(player_id=pk, tile_set=rules.tile_set) for pk in player_ids], ignore_conflicts=True
         )
+        announce("game created", games=[game.pk])
     return game
 
 
-def default_game_name(scorebook: Scorebook, day=None) -> str:
-    """A new game's name when none is given: "Game 3 · Mon 23 Nov", numbered among the scorebook's
-    games (the trash's too, so no two share a number), the day in the page's language."""
-    number = Game.objects.filter(scorebook=scorebook).count() + 1
-    # Translators: the day in a new game's name, as Django's date format ("Mon 23 Nov"; Spanish months are lowercase: "D j b").
-    day = date_format(day or timezone.localdate(), pgettext("day in a game's name", "D j M"))
-    return _("Game {number} · {day}").format(number=number, day=day)
+def next_game_number(scorebook: Scorebook) -> int:
+    """A new game's number among the scorebook's games (the trash's too, so no two share one): what
+    a game started on the pages without a name is called by (Game.title)."""
+    return Game.objects.filter(scorebook=scorebook).count() + 1
+
+
+def default_game_name(scorebook: Scorebook) -> str:
+    """What a new game of the scorebook started today without a name will be called."""
+    return numbered_title(next_game_number(scorebook), timezone.localdate())
 
 
 def table_of(scorebook: Scorebook, rules: GameRules, player_ids: list[int]) -> tuple[dict[int, Player], dict]:
@@ -82,7 +94,27 @@ def rename_game(*, game: Game, name: str, expected_version: int | None = None, b
     game.name = name.strip()
     game.version += 1
     save_with_history(game, by, HistoryAction.GAME_RENAMED, update_fields=["name", "version", "updated_at"])
-    polls.game_changed(game.pk, game.version)
+    announce("game renamed", games=[game.pk])
+    return game
+
+
+@transaction.atomic
+def finish_game(*, game: Game, expected_version: int | None = None, by=None) -> Game:
+    """The table stops after the last recorded round ("We stop here"): the game is over, ranked as
+    it stands, and its end reason says so (EndReason.AGREED). Raises Conflict when it is over
+    already ("game_finished") or has no round ("no_rounds"). Undoing its last round takes the stop
+    back with the round (undo_last_round), and bringing that round back leaves the game open."""
+    game = lock_game(game, expected_version)
+    seats = list(game.seats.in_order())
+    saved = saved_state(game, seats)
+    before = snapshot.load(saved, {seat.player_id: seat.player.name for seat in seats})
+    if problem := stop_problem(before):
+        raise Conflict(str(problem), "game_finished" if before.finished else "no_rounds")
+    results, changes = snapshot.results(saved), snapshot.changes(saved)
+    game.stopped_after = len(results)
+    save_with_history(game, by, HistoryAction.GAME_FINISHED, update_fields=["stopped_after"])
+    state = derive_state(game.rules, seats, results, changes, stopped_after=game.stopped_after)
+    save_state(game, seats, state, results)  # announces
     return game
 
 
@@ -92,7 +124,7 @@ def delete_game(*, game: Game, expected_version: int | None = None, by=None) -> 
     back for TRASH_DAYS (restore_game), then purge_trash removes it."""
     game = lock_game(game, expected_version)
     LiveLink.objects.filter(game=game).delete()
-    polls.games_gone([game.pk])
+    announce("game trashed", games=[game.pk])
     game.deleted_at, game.deleted_by = timezone.now(), by
     save_with_history(game, by, HistoryAction.GAME_DELETED, update_fields=["deleted_at", "deleted_by"])
     if game.is_finished:
@@ -106,7 +138,7 @@ def restore_game(*, game: Game, by=None) -> Game:
     if game.deleted_at is None:
         raise Conflict(_("This game is not in the trash."), "not_in_trash")
     game.deleted_at, game.deleted_by = None, None
-    polls.games_gone([game.pk])
+    announce("game restored", games=[game.pk])
     save_with_history(game, by, HistoryAction.GAME_RESTORED, update_fields=["deleted_at", "deleted_by"])
     if game.is_finished:
         _count_finished(game, sign=+1)
@@ -118,6 +150,9 @@ def _count_finished(game: Game, sign: int) -> None:
     seats = list(game.seats.all())
     add_to_records(game.tile_set, [figures_of(seat) for seat in seats], sign=sign)
     update_extremes(game.tile_set, [seat.player_id for seat in seats])
+    seasons.tally(
+        scorebook_id=game.scorebook_id, finished_at=game.finished_at, rows=seasons.tally_rows(seats), sign=sign
+    )
     detail = detail_of(seats, played_rows(game))
     add_detail(game.tile_set, *((detail, None) if sign < 0 else (None, detail)))
     ratings.changed(game.scorebook_id, ratings.Point(game.finished_at, game.pk), [seat.player_id for seat in seats])
@@ -127,7 +162,10 @@ def purge_trash(*, now=None) -> int:
     """Remove the games that have been in the trash longer than TRASH_DAYS; how many."""
     limit = (now or timezone.now()) - timedelta(days=TRASH_DAYS)
     removed = 0
+    gone = []
     for game in Game.objects.filter(deleted_at__lt=limit).iterator():
+        gone.append(game.pk)
         game.delete()
         removed += 1
+    announce("trash purged", games=gone)
     return removed

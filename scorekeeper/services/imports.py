@@ -8,7 +8,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .. import ratings
+from ..caches.rule import announce
 from ..errors import InvalidInput
 from ..models import (
     ENTRY_FIELDS,
@@ -21,17 +21,23 @@ from ..models import (
     Round,
     Scorebook,
     Seat,
+    SeatChange,
     entry_values,
 )
-from ..rules import snapshot
+from ..rules import seating, snapshot
 from ..rules.game import GameRules, SequenceConflict, place_round, seating_problems
+from ..rules.places import place_points
 from ..rules.rounds import EntryInput, InvalidRound, ScoredRound, score_round
 from ..rules.rounds import Seat as SeatRule
-from ..rules.scoring import GameState
+from ..rules.scoring import GameState, stop_problem
+from ..rules.seating import SeatChange as SeatChangeRule
+from ..services import ratings
+from . import seasons
 from .common import as_saved
 from .games import table_of
-from .records import SEAT_SUMMARY, add_detail, detail_of, figures_of, update_extremes, upsert_adding
-from .state import derive_state, round_results
+from .records import add_detail, detail_of, figures_of, update_extremes, upsert_adding
+from .seats import MADE
+from .state import SEAT_COLUMNS, WRITTEN_COLUMNS, derive_state, round_results
 
 
 def import_game(
@@ -45,11 +51,13 @@ def import_game(
     scorebook: Scorebook | None = None,
     finished_at=None,
     uid=None,
+    changes: Sequence[SeatChangeRule] = (),
 ) -> Game:
     """A game played elsewhere (or seeded), with all its rounds, in a few bulk inserts. `played_at`
     dates it (and its end, unless `finished_at` says when it ended); `uid` keeps an exported game's.
+    `players`: everyone who sat at its table, in seat order; `changes`: its seat changes.
 
-    Every round passes the same checks as one recorded at the table."""
+    Every round and seat change passes the same checks as one recorded at the table."""
     scorebook = scorebook or Scorebook.personal_for(by)
     player_ids = list(players)
     found, errors = table_of(scorebook, rules, player_ids)
@@ -63,8 +71,10 @@ def import_game(
         played_at=played_at,
         finished_at=finished_at,
         uid=uid,
+        changes=changes,
     )
     (game,) = save_imports(by=by, scorebook=scorebook, games=[checked])
+    announce("game imported", games=[game.pk])
     return game
 
 
@@ -81,6 +91,8 @@ class CheckedGame:
     uid: object = None
     played_at: object = None
     finished_at: object = None
+    changes: tuple[SeatChangeRule, ...] = ()  # its seat changes, in the order made
+    stopped_after: int | None = None  # the table agreed to stop after this round (Game.stopped_after)
 
 
 def check_import(
@@ -92,26 +104,54 @@ def check_import(
     played_at=None,
     finished_at=None,
     uid=None,
+    changes: Sequence[SeatChangeRule] = (),
+    stopped_after: int | None = None,
 ) -> CheckedGame:
-    """Check a played game as creating it and recording each round would, without the database
-    (`seats`: its players, in seat order, all of the scorebook it goes into). Raises InvalidInput."""
+    """Check a played game as creating it, recording each round and making each seat change would,
+    without the database (`seats`: everyone who sat at its table, in seat order, all of the
+    scorebook it goes into; `changes`: its seat changes in the order made, each after some rounds).
+    Each change passes the table's rules where it was made (a problem is keyed "seat_changes[i]"),
+    each round is scored with the players seated in it; `stopped_after`: the table agreed to stop
+    after that round, its last (as finish_game stops a game). Raises InvalidInput."""
     errors = {key: [message] for key, message in rules.problems().items()}
-    if seating := seating_problems([pk for pk, _name in seats]):
-        errors["players"] = seating
+    order = [pk for pk, _name in seats]
+    at_start = seating.seated_at_start(order, changes)
+    problems = seating_problems(at_start)
+    if len(set(order)) != len(order) and not problems:
+        problems = seating_problems(order)[-1:]  # the same player seated twice
+    if problems:
+        errors["players"] = problems
     if errors:
         raise InvalidInput(errors)
-    rule_seats = [SeatRule(pk, player_name) for pk, player_name in seats]
+    _check_change_order(changes, len(rounds))
+    names = dict(seats)
+    seated, sat, waiting = list(at_start), set(at_start), list(enumerate(changes))
+
+    def change_seats(after: int) -> None:
+        nonlocal seated
+        while waiting and waiting[0][1].after == after:
+            index, change = waiting.pop(0)
+            refused = seating.refusal(change, seated=seated, sat=sat, names=names, finished=False)
+            if refused is not None:
+                raise InvalidInput({f"seat_changes[{index}]": [str(refused.message)]})
+            seated = seating.apply(seated, order, change)
+            sat.add(change.player)
+
     scored_rounds, last = [], None
     for number, (starting_double, entries) in enumerate(rounds, start=1):
+        change_seats(number - 1)
+        at_table = set(seated)
         try:
-            scored = score_round(rules, starting_double, rule_seats, entries)
+            scored = score_round(rules, starting_double, [SeatRule(pk, names[pk]) for pk in seated], entries,
+                                 away=[SeatRule(pk, names[pk]) for pk in order if pk not in at_table])  # fmt: skip
             last = place_round(rules, last, starting_double)
         except InvalidRound as invalid:
             raise InvalidInput({f"rounds[{number - 1}]": [str(invalid)]}, invalid.errors) from None
         except SequenceConflict as conflict:
             raise InvalidInput({f"rounds[{number - 1}]": [str(conflict)]}) from None
         scored_rounds.append((last, scored))
-    state = derive_state(rules, list(seats), round_results(_played_of(scored_rounds)))
+    change_seats(len(rounds))
+    state = derive_state(rules, list(seats), round_results(_played_of(scored_rounds)), changes)
     if state.ended_after is not None and state.ended_after < len(scored_rounds):
         raise InvalidInput(
             {
@@ -120,7 +160,37 @@ def check_import(
                 ]
             }
         )
-    return CheckedGame(rules, tuple(seats), tuple(scored_rounds), state, name, uid, played_at, finished_at)
+    if state.ended_after is not None:
+        for index, change in enumerate(changes):
+            if change.after >= state.ended_after:  # nobody sits down at, or leaves, a finished game
+                refused = seating.refusal(change, seated=(), sat=(), names=names, finished=True)
+                raise InvalidInput({f"seat_changes[{index}]": [str(refused.message)]})
+    if stopped_after is not None:
+        if (problem := stop_problem(state)) is not None or stopped_after != len(scored_rounds):
+            message = problem or _("The table stops after the last round played, round {number}.").format(
+                number=len(scored_rounds)
+            )
+            raise InvalidInput({"stopped_after": [str(message)]})
+        state = derive_state(rules, list(seats), round_results(_played_of(scored_rounds)), changes,
+                             stopped_after=stopped_after)  # fmt: skip
+    return CheckedGame(rules, tuple(seats), tuple(scored_rounds), state, name, uid, played_at, finished_at,
+                       tuple(changes), stopped_after)  # fmt: skip
+
+
+def _check_change_order(changes: Sequence[SeatChangeRule], rounds: int) -> None:
+    """Each seat change is made between two rounds, or after the last one, in the order played."""
+    previous = 1
+    for index, change in enumerate(changes):
+        if not previous <= change.after <= rounds:
+            message = (
+                _('A seat change is made after a round: "after" must be from {least} to {most}.').format(
+                    least=previous, most=rounds
+                )
+                if previous <= rounds
+                else _("A seat change is made after a round, and this game has none.")
+            )
+            raise InvalidInput({f"seat_changes[{index}]": [message]})
+        previous = change.after
 
 
 def _played_of(scored_rounds) -> list[tuple]:
@@ -155,13 +225,14 @@ def save_imports(*, by, scorebook: Scorebook, games: Sequence[CheckedGame]) -> l
              finished_at=(game.finished_at or game.played_at or now) if game.state.finished else None,
              ended_because=game.state.ended_because or "", next_double=game.state.next_double,
              state=snapshot.dump(game.state, round_results(_played_of(game.rounds))),
+             stopped_after=game.stopped_after,
              version=2,  # created, then its rounds recorded
              created_at=game.played_at or now, updated_at=now)
         for game in games
     ]  # fmt: skip
     # Inserted as they are (_insert): bulk_create would stamp created_at with the time of the insert.
     columns = ("scorebook", "created_by", "name", "uid", *RULE_COLUMNS.values(), "status", "finished_at", "ended_because",
-               "next_double", "state", "version", "created_at", "updated_at")  # fmt: skip
+               "next_double", "state", "stopped_after", "version", "created_at", "updated_at")  # fmt: skip
     attributes = [Game._meta.get_field(name).attname for name in columns]
     ids = _insert(Game, columns, [tuple(getattr(row, name) for name in attributes) for row in made], returning=True)
     for row, pk in zip(made, ids, strict=True):
@@ -171,16 +242,18 @@ def save_imports(*, by, scorebook: Scorebook, games: Sequence[CheckedGame]) -> l
     )
     seats_of = {
         row.pk: [
-            Seat(game=row, player=found[pk], position=derived.seat,
-                 **{name: getattr(derived, name) for name in SEAT_SUMMARY})
-            for (pk, _name), derived in zip(game.seats, game.state.seats, strict=True)
+            Seat(game=row, player=found[pk], position=derived.seat, place_points=earned,
+                 **{column: getattr(derived, figure) for column, figure in SEAT_COLUMNS.items()})
+            for (pk, _name), derived, earned in zip(
+                game.seats, game.state.seats, finished_points(game.state), strict=True
+            )
         ]
         for row, game in zip(made, games, strict=True)
     }  # fmt: skip
     _insert(
         Seat,
-        ("game", "player", "position", *SEAT_SUMMARY),
-        [(seat.game_id, seat.player_id, seat.position, *(getattr(seat, name) for name in SEAT_SUMMARY))
+        ("game", "player", "position", *WRITTEN_COLUMNS),
+        [(seat.game_id, seat.player_id, seat.position, *(getattr(seat, column) for column in WRITTEN_COLUMNS))
          for seats in seats_of.values() for seat in seats],
     )  # fmt: skip
     # Rounds and entries are most of the rows: inserted without a model instance each (_insert).
@@ -202,11 +275,32 @@ def save_imports(*, by, scorebook: Scorebook, games: Sequence[CheckedGame]) -> l
         [(round_id, e.player, positions[game_id][e.player], *entry_values(e).values())
          for round_id, (game_id, scored) in zip(round_ids, in_game, strict=True) for e in scored.entries],
     )  # fmt: skip
+    _save_seat_changes(by, made, games)
     _add_imports_to_records(made, games, seats_of)
+    ended = [row.finished_at for row in made if row.finished_at is not None]
+    seasons.rebuild_between(scorebook.pk, min(ended, default=None), max(ended, default=None))
     for row, game in zip(made, games, strict=True):
         if game.state.finished:
             ratings.changed(scorebook.pk, ratings.Point(row.finished_at, row.pk), [pk for pk, _name in game.seats])
+    announce("games imported", games=[game.pk for game in made])
     return made
+
+
+def _save_seat_changes(by, made: list[Game], games: Sequence[CheckedGame]) -> None:
+    """The games' seat changes, each with its history as the table records it (player_joined, ...):
+    two inserts for all of them."""
+    rows = [
+        SeatChange(game=row, number=number, after=change.after, kind=change.kind, player_id=change.player,
+                   replaces_id=change.replaces, made_by=by)
+        for row, game in zip(made, games, strict=True)
+        for number, change in enumerate(game.changes, start=1)
+    ]  # fmt: skip
+    if not rows:
+        return
+    rows = SeatChange.objects.bulk_create(rows, batch_size=IMPORT_BATCH)
+    for row in rows:
+        row._change_reason = MADE[row.kind]  # read by django-simple-history, as services.seats sets it
+    SeatChange.history.bulk_history_create(rows, batch_size=IMPORT_BATCH, default_user=by)
 
 
 def _insert(model, names: Sequence[str], rows: list[tuple], *, returning: bool = False) -> list[int]:
@@ -264,6 +358,13 @@ def _insert(model, names: Sequence[str], rows: list[tuple], *, returning: bool =
     return ids
 
 
+def finished_points(state: GameState) -> list[int | None]:
+    """The seats' place points once the game is finished (save_state's), none before."""
+    if not state.finished:
+        return [None] * len(state.seats)
+    return list(place_points([seat.rank for seat in state.seats]))
+
+
 def _add_imports_to_records(made: list[Game], games: Sequence[CheckedGame], seats_of: dict) -> None:
     """What save_state adds for each game that finishes, added for all the imported games at once:
     one row per player and set even when none of their games finished (as create_game makes)."""
@@ -273,11 +374,10 @@ def _add_imports_to_records(made: list[Game], games: Sequence[CheckedGame], seat
     for row, game in zip(made, games, strict=True):
         tile_set, seats = game.rules.tile_set, seats_of[row.pk]
         for seat in seats:
-            sums = figures.setdefault((seat.player_id, tile_set), [0] * 7)
+            sums = figures.setdefault((seat.player_id, tile_set), [0] * len(PlayerRecord.SUMS))
             if game.state.finished:
                 counted = figures_of(seat)
-                amounts = (1, counted["is_winner"], counted["total"], counted["rounds"], counted["went_out"],
-                           counted["double_blank_penalties"], counted["end_on_double_penalties"])  # fmt: skip
+                amounts = [counted[column] for column in PlayerRecord.SUMS]
                 sums[:] = [a + b for a, b in zip(sums, amounts, strict=True)]
         if game.state.finished:
             doubles, opponents = detail.setdefault(tile_set, (Counter(), Counter()))
@@ -288,7 +388,7 @@ def _add_imports_to_records(made: list[Game], games: Sequence[CheckedGame], seat
     upsert_adding(
         PlayerRecord,
         ("player_id", "tile_set"),
-        ("games", "wins", "total_sum", "rounds", "went_out", "double_blank_penalties", "end_on_double_penalties"),
+        tuple(PlayerRecord.SUMS),
         list(figures.items()),
     )
     for tile_set, counted in detail.items():

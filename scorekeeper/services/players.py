@@ -4,7 +4,7 @@ from django.db import transaction
 from django.db.models import F, RestrictedError
 from django.utils.translation import gettext as _
 
-from .. import polls
+from ..caches.rule import announce
 from ..errors import Conflict
 from ..models import TRASH_DAYS, Game, HistoryAction, Player
 from .common import require_scorer, save_with_history
@@ -21,7 +21,7 @@ def rename_player(*, player: Player, name: str, by=None) -> Player:
     seated = Game.objects.filter(seats__player=player).order_by("pk").select_for_update(of=("self",))
     games = list(seated.values_list("pk", flat=True))
     Game.objects.filter(pk__in=games).update(version=F("version") + 1)
-    polls.games_gone(games)  # their versions moved on: the next poll of each reads them
+    announce("player renamed", games=games)  # their versions moved on
     return player
 
 
@@ -47,6 +47,7 @@ def link_player(*, player: Player, user, role: str | None, me: bool) -> Player:
     action = HistoryAction.PLAYER_LINKED if me else HistoryAction.PLAYER_UNLINKED
     save_with_history(locked, user, action, update_fields=["user"])
     player.user = locked.user
+    announce("player linked", games=Game.objects.filter(seats__player=player).values_list("pk", flat=True))
     return player
 
 

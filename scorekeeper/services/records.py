@@ -8,36 +8,39 @@ from django.db.models import F, OuterRef, Subquery
 from ..models import DoubleRecord, Game, OpponentRecord, PlayerRecord, Seat
 from ..rules.scoring import OUTCOMES, outcome
 
-RECORD_FIGURES = ("total", "is_winner", "rounds", "went_out", "double_blank_penalties", "end_on_double_penalties")
-
-
-SEAT_SUMMARY = ["total", "rank", "place", *RECORD_FIGURES[1:]]
+# The seat's summary columns a game's state writes (services.state.SEAT_COLUMNS adds the seating ones).
+SEAT_SUMMARY = ["total", "rank", "place", "is_winner", "rounds", "went_out", "double_blank_penalties",
+                "end_on_double_penalties"]  # fmt: skip
 
 
 def figures_of(seat: Seat) -> dict:
-    return {"player": seat.player_id, **{name: int(getattr(seat, name)) for name in RECORD_FIGURES}}
+    """What a finished game's seat adds to each column of its player's record (PlayerRecord.SUMS):
+    the game figures only when the player was ranked in it (one who left is not counted as having
+    played the game), the round figures for the rounds they sat in."""
+    counted = {
+        column: (1 if figure is None else int(getattr(seat, figure)))
+        if seat.ranked or column not in PlayerRecord.GAME_SUMS
+        else 0
+        for column, figure in PlayerRecord.SUMS.items()
+    }
+    return {"player": seat.player_id, **counted}
 
 
 def add_to_records(tile_set: int, figures: list[dict], sign: int) -> None:
-    """Add (+1) or take back (-1) a finished game's seat figures in their players' records."""
+    """Add (+1) or take back (-1) a finished game's seat figures (figures_of) in their players' records."""
     for seat in figures:
         PlayerRecord.objects.filter(player_id=seat["player"], tile_set=tile_set).update(
-            games=F("games") + sign,
-            wins=F("wins") + sign * seat["is_winner"],
-            total_sum=F("total_sum") + sign * seat["total"],
-            rounds=F("rounds") + sign * seat["rounds"],
-            went_out=F("went_out") + sign * seat["went_out"],
-            double_blank_penalties=F("double_blank_penalties") + sign * seat["double_blank_penalties"],
-            end_on_double_penalties=F("end_on_double_penalties") + sign * seat["end_on_double_penalties"],
+            **{column: F(column) + sign * seat[column] for column in PlayerRecord.SUMS}
         )
 
 
 def update_extremes(tile_set: int, player_ids: list[int]) -> None:
     """Work out the players' best and worst totals on this set again, from their finished games'
-    seats (one UPDATE; each total is one step along the seat_player_total index). A minimum
-    cannot be kept by adding and taking back, as the other figures are."""
+    seats they were ranked in (one UPDATE; each total is one step along the seat_player_total index).
+    A minimum cannot be kept by adding and taking back, as the other figures are."""
     seats = Seat.objects.filter(
         player=OuterRef("player"),
+        left_after__isnull=True,
         game__tile_set=tile_set,
         game__status=Game.Status.FINISHED,
         game__deleted_at__isnull=True,
@@ -54,15 +57,17 @@ OPPONENT_COUNTS = ("games", *OUTCOMES)
 def detail_of(seats: list[Seat], played) -> tuple[Counter, Counter]:
     """What a finished game adds to the per-double and head-to-head records, from its seats and its
     entries (rows of played_rows): {(player, double): (rounds, pips, score)} and
-    {(player, opponent): (games, ahead, behind, level)}, as Counters of tuples' parts."""
+    {(player, opponent): (games, ahead, behind, level)}, as Counters of tuples' parts. Head to head
+    counts the pairs who were both ranked (a player who left finished nowhere)."""
     doubles: Counter = Counter()
     for _position, player, score, _went_out, _blank, _ended, double, pips in played:
         doubles[(player, double, 0)] += 1
         doubles[(player, double, 1)] += pips
         doubles[(player, double, 2)] += score
     opponents: Counter = Counter()
-    for seat in seats:
-        for other in seats:
+    ranked = [seat for seat in seats if seat.ranked]
+    for seat in ranked:
+        for other in ranked:
             if other is not seat:
                 key = (seat.player_id, other.player_id)
                 opponents[(*key, 0)] += 1

@@ -23,7 +23,7 @@ from ..rules.game import SequenceConflict, ends_early, place_round, skipped_doub
 from ..rules.rounds import EntryInput, RoundError, ScoredRound
 from ..rules.scoring import GameState, RoundResult
 from ..rules.text import English, Text
-from .common import as_saved, lock_game, save_entries, save_with_history, score_entries
+from .common import as_saved, lock_game, save_entries, save_with_history, score_entries, seated
 from .state import derive_state, played_rows, save_state, saved_state
 
 
@@ -112,13 +112,13 @@ def _submit(game, starting_double, entries, confirm, expected_version, by, numbe
     results = snapshot.results(saved)
     stale = expected_version is not None and expected_version != locked.version
     if number is not None:
-        return _correct(locked, seats, results, starting_double, entries, confirm, stale, by, number)
+        return _correct(locked, seats, before, results, starting_double, entries, confirm, stale, by, number)
     if stale:
         return _clash(locked.version, "stale", STALE, _holding(locked, starting_double))
     if before.finished:
         return _clash(locked.version, "game_finished", FINISHED)
     try:
-        scored = score_entries(locked, seats, starting_double, entries)
+        scored = score_entries(locked, seated(seats, before), starting_double, entries, away=seats)
     except InvalidInput as invalid:
         return Invalid(invalid.errors, tuple(invalid.round_errors))
     try:
@@ -126,9 +126,9 @@ def _submit(game, starting_double, entries, confirm, expected_version, by, numbe
     except SequenceConflict as conflict:
         return _clash(locked.version, "starting_double_unavailable", str(conflict), _holding(locked, starting_double))
     results.append(_result(position, scored))
-    state = derive_state(locked.rules, seats, results)
+    state = derive_state(locked.rules, seats, results, before.changes, stopped_after=locked.stopped_after)
     skipped = skipped_doubles(locked.rules, before.last_position, position)
-    hands = _hands(seats, scored)
+    hands = _hands(seated(seats, before), scored)
     early = state.finished and ends_early(locked.rules, before.last_position, position)
     asked = surprises(locked.tile_set, starting_double, hands, skipped=skipped, ends_game=early)
     if (question := _question(asked, confirm)) is not None:
@@ -148,7 +148,7 @@ def _submit(game, starting_double, entries, confirm, expected_version, by, numbe
     return Saved(round_, state, locked.version)
 
 
-def _correct(game, seats, results, starting_double, entries, confirm, stale, by, number) -> Submitted:
+def _correct(game, seats, before, results, starting_double, entries, confirm, stale, by, number) -> Submitted:
     """Replace round `number`'s entries in a locked game (see submit_round)."""
     round_ = game.rounds.select_related("recorded_by", "corrected_by").filter(number=number).first()
     if round_ is None:
@@ -164,12 +164,13 @@ def _correct(game, seats, results, starting_double, entries, confirm, stale, by,
                 "Round {number} started with {double}; a recorded round's starting double cannot change (undo it and record it again)."
             ).format(number=round_.number, double=f"{round_.starting_double}-{round_.starting_double}"),
         )
+    at_table = seated(seats, before, number)
     try:
-        scored = score_entries(game, seats, round_.starting_double, entries)
+        scored = score_entries(game, at_table, round_.starting_double, entries, away=seats)
     except InvalidInput as invalid:
         return Invalid(invalid.errors, tuple(invalid.round_errors))
     results[number - 1] = _result(round_.position, scored)
-    state = derive_state(game.rules, seats, results)
+    state = derive_state(game.rules, seats, results, before.changes, stopped_after=game.stopped_after)
     if state.ended_after is not None and state.ended_after < len(results):
         return _clash(
             game.version,
@@ -178,7 +179,7 @@ def _correct(game, seats, results, starting_double, entries, confirm, stale, by,
                 "With this correction the game ends after round {number}, but later rounds are recorded: undo them first."
             ).format(number=state.ended_after),
         )
-    asked = surprises(game.tile_set, round_.starting_double, _hands(seats, scored), skipped=[], ends_game=False)
+    asked = surprises(game.tile_set, round_.starting_double, _hands(at_table, scored), skipped=[], ends_game=False)
     if (question := _question(asked, confirm)) is not None:
         return question
     played_before = played_rows(game) if game.is_finished else None
@@ -308,11 +309,20 @@ def undo_last_round(*, game: Game, number: int | None = None, expected_version: 
         ],
     }
     seats = list(game.seats.in_order())
-    results = snapshot.results(saved_state(game, seats))[:-1]
+    saved = saved_state(game, seats)
+    changes = snapshot.changes(saved)
+    if changes and changes[-1].after == last.number:
+        raise Conflict(
+            _("A seat change was made after round {number}: undo the seat change first.").format(number=last.number),
+            "seat_change_after",
+        )
+    results = snapshot.results(saved)[:-1]
+    # A game the table stopped after this round goes on again without it (the stop went with the round).
+    game.stopped_after = None
     played_before = played_rows(game) if game.is_finished else None
     last._history_user, last._change_reason = by, HistoryAction.ROUND_UNDONE  # read by django-simple-history
     last.delete()
-    save_state(game, seats, derive_state(game.rules, seats, results), results, played_before=played_before)
+    save_state(game, seats, derive_state(game.rules, seats, results, changes), results, played_before=played_before)
 
 
 @transaction.atomic

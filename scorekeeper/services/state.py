@@ -5,11 +5,14 @@ from collections.abc import Sequence
 from django.db import connection
 from django.utils import timezone
 
-from .. import polls, ratings
+from ..caches.rule import announce
 from ..models import Entry, Game, Seat
 from ..rules import snapshot
 from ..rules.game import GameRules
+from ..rules.places import place_points
 from ..rules.scoring import GameState, RoundResult, derive
+from ..rules.seating import SeatChange
+from . import ratings, seasons
 from .records import SEAT_SUMMARY, add_detail, add_to_records, detail_of, figures_of, update_extremes
 
 
@@ -41,19 +44,42 @@ def played_rows(game: Game) -> list[tuple]:
     )  # fmt: skip
 
 
-def derive_state(rules: GameRules, seats, results: Sequence[RoundResult]) -> GameState:
+# The seat's columns the derived state writes (by attribute name), each with the SeatState figure it holds.
+SEAT_COLUMNS = {name: name for name in SEAT_SUMMARY} | {
+    "opening_total": "opening_total",
+    "joined_after": "joined_after",
+    "left_after": "left_after",
+    "replaced_id": "replaced",
+}
+# And the seat's place points (rules.places), worked out from the ranks of the whole table.
+WRITTEN_COLUMNS = [*SEAT_COLUMNS, "place_points"]
+
+
+def derive_state(
+    rules: GameRules,
+    seats,
+    results: Sequence[RoundResult],
+    changes: Sequence[SeatChange] = (),
+    *,
+    stopped_after: int | None = None,
+) -> GameState:
     """The one place a game's state is worked out (rules.scoring.derive): on every change to a game
     (reads load what was saved), and for the front page's sample sheet, which is no game. Seats are
-    Seats (with players) or (player id, name) pairs, in seat order."""
+    Seats (with players) or (player id, name) pairs, in seat order (everyone who ever sat);
+    `changes` the seat changes in the order made; `stopped_after` the game's (Game.stopped_after),
+    when the table agreed to stop."""
     pairs = [seat if isinstance(seat, tuple) else (seat.player_id, seat.player.name) for seat in seats]
-    return derive(rules, pairs, results)
+    return derive(rules, pairs, results, changes, stopped_after=stopped_after)
 
 
 def saved_state(game: Game, seats: list[Seat]) -> dict:
     """The game's state as saved (rules.snapshot); worked out from its entries if it has none."""
     if game.state is None:
         results = round_results(played_rows(game))
-        game.state = snapshot.dump(derive_state(game.rules, seats, results), results)
+        changes = [change.as_rule() for change in game.seat_changes.all()]
+        game.state = snapshot.dump(
+            derive_state(game.rules, seats, results, changes, stopped_after=game.stopped_after), results
+        )
     return game.state
 
 
@@ -70,14 +96,20 @@ def save_state(
         detail_of(seats, played_rows(game) if played_before is None else played_before) if was_finished else None
     )
     ranks_before = [seat.rank for seat in seats]
+    tally_before = seasons.tally_rows(seats) if was_finished else []
     changed = []
-    for seat, derived in zip(seats, state.seats, strict=True):
-        figures = [getattr(derived, name) for name in SEAT_SUMMARY]
-        if figures != [getattr(seat, name) for name in SEAT_SUMMARY]:
-            for name, value in zip(SEAT_SUMMARY, figures, strict=True):
-                setattr(seat, name, value)
+    # Place points are what a finished game gives (a season counts them): none while it goes on.
+    points = place_points([derived.rank for derived in state.seats]) if state.finished else [None] * len(seats)
+    for seat, derived, earned in zip(seats, state.seats, points, strict=True):
+        figures = [*(getattr(derived, name) for name in SEAT_COLUMNS.values()), earned]
+        if figures != [getattr(seat, column) for column in WRITTEN_COLUMNS]:
+            for column, value in zip(WRITTEN_COLUMNS, figures, strict=True):
+                setattr(seat, column, value)
             changed.append(seat)
-    _write_seat_summaries(changed)
+    # A seat not saved yet (a player who has just joined) is inserted with its figures.
+    new = {id(seat): seat for seat in seats if seat.pk is None}
+    Seat.objects.bulk_create(new.values())
+    _write_seat_summaries([seat for seat in changed if id(seat) not in new])
     # The records hold finished games only: take back what was counted, count what is now.
     add_to_records(game.tile_set, before, sign=-1)
     if state.finished:
@@ -94,10 +126,15 @@ def save_state(
     game.version, game.updated_at = game.version + 1, timezone.now()
     Game.objects.filter(pk=game.pk).update(
         **{name: getattr(game, name) for name in
-           ("status", "finished_at", "ended_because", "next_double", "state", "undone_round", "version",
-            "updated_at")}
+           ("status", "finished_at", "ended_because", "next_double", "state", "undone_round", "stopped_after",
+            "version", "updated_at")}
     )  # fmt: skip
-    polls.game_changed(game.pk, game.version)
+    announce("game changed", games=[game.pk])  # every round write, and a new game
+    # Its season's tallies: what the game gave is taken back, what it gives now is added.
+    tally_after = seasons.tally_rows(seats) if state.finished else []
+    if (finished_before, tally_before) != (game.finished_at if state.finished else None, tally_after):
+        seasons.tally(scorebook_id=game.scorebook_id, finished_at=finished_before, rows=tally_before, sign=-1)
+        seasons.tally(scorebook_id=game.scorebook_id, finished_at=game.finished_at, rows=tally_after, sign=+1)
     if was_finished or state.finished:  # after the game row: the finished games are the ones now saved
         update_extremes(game.tile_set, [seat.player_id for seat in seats])
     # Ratings hang on the finishing order alone: replay them when that order appears, changes or goes.
@@ -113,7 +150,7 @@ def _write_seat_summaries(seats: list[Seat]) -> None:
         return
     quote = connection.ops.quote_name
     table = quote(Seat._meta.db_table)
-    fields = [Seat._meta.get_field(name) for name in SEAT_SUMMARY]
+    fields = [Seat._meta.get_field(column) for column in WRITTEN_COLUMNS]
     # VALUES names its columns column1, column2, ... on both databases; column1 is the seat's id.
     assignments = ", ".join(
         f"{quote(field.column)} = CAST(v.column{number} AS {'boolean' if field.get_internal_type() == 'BooleanField' else 'integer'})"

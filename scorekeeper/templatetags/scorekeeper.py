@@ -1,4 +1,5 @@
 from django import template
+from django.template.defaultfilters import floatformat
 from django.utils.translation import gettext
 
 from ..models import Role
@@ -7,10 +8,36 @@ from ..rules.game import doubles_ahead as open_after
 register = template.Library()
 
 
+SOFT_HYPHEN = "\u00ad"
+
+
+@register.filter
+def breakable(name: str) -> str:
+    """A short name whose long words may break with a hyphen every five letters ("Grand-ma"), at
+    least two letters after the last break: a column of a six-player sheet holds about six letters,
+    and a word wider than that was cut at its edge ("Grandn"). Only a break the line needs shows."""
+    words = []
+    for word in name.split(" "):
+        if len(word) >= 7:
+            parts = [word[i : i + 5] for i in range(0, len(word), 5)]
+            if len(parts[-1]) < 2:
+                parts[-2:] = [parts[-2] + parts[-1]]
+            word = SOFT_HYPHEN.join(parts)
+        words.append(word)
+    return " ".join(words)
+
+
 @register.filter
 def percent(rate) -> str:
     """A rate the stats worked out (0 to 1) as a whole percentage: 0.4167 -> "42%"."""
     return "\u2013" if rate is None else gettext("{value}%").format(value=round(rate * 100))
+
+
+@register.filter
+def points(tenths) -> str:
+    """Place points the database keeps in tenths (rules.places.place_points), as one decimal in the
+    page's language: 235 -> "23.5" ("23,5" in Spanish)."""
+    return "\u2013" if tenths is None else floatformat(tenths / 10, 1)
 
 
 @register.filter

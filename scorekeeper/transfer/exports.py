@@ -3,15 +3,19 @@
 import csv
 import io
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from ..models import ENTRY_FIELDS, Entry, Game, Round, Seat
+from ..rules import snapshot
 
-FORMAT, VERSION = "chicken-foot-scorekeeper", 1
+# Version 2 carries each game's seat changes ("seat_changes"); version 1, written before them, reads
+# as games whose table never changed.
+FORMAT, VERSION = "chicken-foot-scorekeeper", 2
+VERSIONS = (1, 2)  # what an import reads
 # went_out came last (after the first release), so a sheet that reads columns by place still works.
 CSV_COLUMNS = ["game", "date", "tile_set", "round", "starting_double", "player", "pips", "tiles", "penalty", "score",
                "went_out"]  # fmt: skip
@@ -19,12 +23,15 @@ CSV_COLUMNS = ["game", "date", "tile_set", "round", "starting_double", "player",
 
 @dataclass
 class GameOut:
-    """One game as an export writes it: its row, its players' names in seat order, and its rounds
-    as (number, starting double, entries in seat order, each a dict of the entry's fields)."""
+    """One game as an export writes it: its row, its players' names in seat order (everyone who
+    sat at its table), its rounds as (number, starting double, entries in seat order, each a dict
+    of the entry's fields), and its seat changes in the order made ({"after", "kind", "player",
+    "replaces"}, players by name)."""
 
     game: Game
     players: list[str]
     rounds: list[tuple[int, int, list[dict]]]
+    seat_changes: list[dict] = field(default_factory=list)
 
 
 ENTRY_COLUMNS = ("player__name", *ENTRY_FIELDS)
@@ -33,14 +40,19 @@ ENTRY_COLUMNS = ("player__name", *ENTRY_FIELDS)
 def games_with_everything(games) -> list[GameOut]:
     """What an export reads, in four queries however many games there are. Seats, rounds and
     entries are read as plain rows, not model instances: a thousand games hold some 50,000
-    entries, and building a model (and its player) for each cost most of an export's time."""
+    entries, and building a model (and its player) for each cost most of an export's time. The seat
+    changes come from each game's saved state (its players by id, named from the seats' query)."""
     games = list(games.select_related("scorebook"))
     ids = [game.pk for game in games]
     players: dict[int, list[str]] = {pk: [] for pk in ids}
-    for game_id, name in (
-        Seat.objects.filter(game_id__in=ids).order_by("game_id", "position").values_list("game_id", "player__name")
+    names: dict[int, dict[int, str]] = {pk: {} for pk in ids}
+    for game_id, player_id, name in (
+        Seat.objects.filter(game_id__in=ids)
+        .order_by("game_id", "position")
+        .values_list("game_id", "player_id", "player__name")
     ):
         players[game_id].append(name)
+        names[game_id][player_id] = name
     rounds: dict[int, list] = {pk: [] for pk in ids}
     entries_of: dict[int, list[dict]] = {}
     for round_id, game_id, number, starting_double in (
@@ -56,7 +68,17 @@ def games_with_everything(games) -> list[GameOut]:
         .values_list("round_id", *ENTRY_COLUMNS)
     ):
         entries_of[round_id].append(dict(zip(("player", *ENTRY_COLUMNS[1:]), values, strict=True)))
-    return [GameOut(game, players[game.pk], rounds[game.pk]) for game in games]
+    return [GameOut(game, players[game.pk], rounds[game.pk], _seat_changes(game, names[game.pk])) for game in games]
+
+
+def _seat_changes(game: Game, names: dict[int, str]) -> list[dict]:
+    """The game's seat changes as the export writes them, players by name (`names`: id -> name). A
+    game saved before seat changes (or without a state) has none."""
+    return [
+        {"after": change.after, "kind": change.kind, "player": names[change.player],
+         "replaces": None if change.replaces is None else names[change.replaces]}
+        for change in snapshot.changes(game.state or {})
+    ]  # fmt: skip
 
 
 def as_json(games: Iterable[GameOut]) -> dict:
@@ -68,13 +90,15 @@ def _game(out: GameOut) -> dict:
     rules = game.rules.as_dict()
     return {
         "uid": str(game.uid),
-        "name": game.name,
+        "name": game.title,  # a game without a name, as it is called in the language of the export
         "scorebook": game.scorebook.name,
         "created_at": game.created_at.isoformat(),
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+        "stopped_after": game.stopped_after,  # the round the table agreed to stop after ("We stop here")
         "tile_set": rules.pop("tile_set"),
         "rules": rules,
         "players": out.players,
+        "seat_changes": out.seat_changes,
         "rounds": [
             {"number": number, "starting_double": starting_double, "entries": entries}
             for number, starting_double, entries in out.rounds
@@ -95,7 +119,8 @@ def spreadsheet_text(text: str) -> str:
 
 def as_csv(games: Iterable[GameOut]) -> str:
     """One row per entry, after a UTF-8 byte-order mark (without it, spreadsheets read the accents
-    in names as another encoding)."""
+    in names as another encoding). A round has entries for the players seated in it only, so a
+    player who joined late or left has rows for the rounds they sat in."""
     out = io.StringIO()
     out.write("\ufeff")
     writer = csv.writer(out)

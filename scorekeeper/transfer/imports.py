@@ -18,7 +18,8 @@ from .. import services
 from ..models import Game, Player, Scorebook, name_key
 from ..rules.game import GameRules
 from ..rules.rounds import EntryInput
-from .exports import FORMAT, VERSION
+from ..rules.seating import Change, SeatChange
+from .exports import FORMAT, VERSION, VERSIONS
 from .limits import TooBig
 
 
@@ -140,12 +141,13 @@ def _check_shape(data, max_games: int | None) -> list:
                 ]
             }
         )
-    if data.get("version") != VERSION:
+    version = data.get("version")
+    if isinstance(version, bool) or version not in VERSIONS:
         raise BadFile(
             {
                 "file": [
-                    _("This app reads version {version} exports, not {got}.").format(
-                        version=VERSION, got=repr(data.get("version"))
+                    _("This app reads exports of version {oldest} to {newest}, not {got}.").format(
+                        oldest=VERSIONS[0], newest=VERSION, got=repr(version)
                     )
                 ]
             }
@@ -174,6 +176,8 @@ class _GameInFile:
     name: str
     created_at: datetime | None
     finished_at: datetime | None
+    changes: list[SeatChange]  # its seat changes in the order made, players by name key (version 2)
+    stopped_after: int | None = None  # the table agreed to stop after this round (version 2)
 
 
 def _read_game(index: int, game, *, suspect: bool) -> _GameInFile:
@@ -230,6 +234,7 @@ def _read_game(index: int, game, *, suspect: bool) -> _GameInFile:
         first_double=_number(options.get("first_double"), where, "first_double", optional=True),
         rounds=_number(options.get("rounds"), where, "rounds", optional=True),
         tie_break=options.get("tie_break", defaults.tie_break),
+        join_total=options.get("join_total", defaults.join_total),
     )  # fmt: skip
     created_at = _when(game.get("created_at"), where, "created_at")
     finished_at = _when(game.get("finished_at"), where, "finished_at")
@@ -240,7 +245,42 @@ def _read_game(index: int, game, *, suspect: bool) -> _GameInFile:
                 ended="finished_at", began="created_at"
             ),
         )
-    return _GameInFile(where, uid, names, rules, rounds, name or "", created_at, finished_at)
+    changes = _read_seat_changes(game.get("seat_changes"), where, seated)
+    stopped_after = _number(game.get("stopped_after"), where, "stopped_after", optional=True)
+    return _GameInFile(where, uid, names, rules, rounds, name or "", created_at, finished_at, changes, stopped_after)
+
+
+def _read_seat_changes(changes, where: str, seated: set[str]) -> list[SeatChange]:
+    """A game's "seat_changes" (version 2; none in version 1), players by name key; each value of
+    the right type, the rules checked later (services.check_import)."""
+    if changes is None:
+        return []
+    if not isinstance(changes, list):
+        raise _problem(where, _('"{field}" must be a list.').format(field="seat_changes"))
+    read = []
+    for number, change in enumerate(changes, start=1):
+        at = _("{game}, seat change {number}").format(game=where, number=number)
+        if not isinstance(change, dict):
+            raise _problem(at, _("must be an object."))
+        after = _number(change.get("after"), at, "after")
+        kind = change.get("kind")
+        if kind not in Change.CHOICES:
+            raise _problem(
+                at,
+                _('"{field}" must be one of {choices} (not {value}).').format(
+                    field="kind", choices=", ".join(Change.CHOICES), value=_shown(kind)
+                ),
+            )
+        player, replaces = change.get("player"), change.get("replaces")
+        for field, value in (("player", player), ("replaces", replaces)):
+            if (value is not None or field == "player") and (not isinstance(value, str) or _key(value) not in seated):
+                raise _problem(
+                    at, _('"{field}" names nobody in "players": {value}.').format(field=field, value=_shown(value))
+                )
+        if (replaces is None) == (kind == Change.TAKE_OVER):
+            raise _problem(at, _('"replaces" names whose seat a take-over continues, and only a take-over\'s.'))
+        read.append(SeatChange(kind, _key(player), after, None if replaces is None else _key(replaces)))
+    return read
 
 
 def _read_entry(entry, where: str, seated: set[str]) -> EntryInput:
@@ -341,6 +381,10 @@ def import_games(*, data, scorebook: Scorebook, by, progress=None, max_games: in
             )
             for starting_double, entries in read.rounds
         ]
+        changes = [
+            SeatChange(c.kind, ids[c.player], c.after, None if c.replaces is None else ids[c.replaces])
+            for c in read.changes
+        ]
         try:
             checked.append(
                 services.check_import(
@@ -351,11 +395,15 @@ def import_games(*, data, scorebook: Scorebook, by, progress=None, max_games: in
                     played_at=read.created_at,
                     finished_at=read.finished_at,
                     uid=read.uid,
+                    changes=changes,
+                    stopped_after=read.stopped_after,
                 )
             )
         except services.InvalidInput as invalid:
             where = read.where
-            problems = [f"{where}{_round_of(key)}{m}" for key, messages in invalid.errors.items() for m in messages]
+            problems = [
+                f"{where}{_round_of(key, read)}{m}" for key, messages in invalid.errors.items() for m in messages
+            ]
             raise BadFile({"file": problems}) from None
         if progress is not None:
             progress.update(1)
@@ -365,9 +413,27 @@ def import_games(*, data, scorebook: Scorebook, by, progress=None, max_games: in
     return result
 
 
-def _round_of(key: str) -> str:
-    """Where in a game a problem of the services is: "rounds[2]" -> ", round 3: "; any other field
-    (a rule) -> ': "tie_break": '."""
+def _round_of(key: str, read: _GameInFile) -> str:
+    """Where in a game a problem of the services is: "rounds[2]" -> ", round 3: ";
+    "seat_changes[0]" -> ", seat change 1 (Eve joins after round 2): "; any other field (a rule)
+    -> ': "tie_break": '."""
     if key.startswith("rounds[") and key.endswith("]"):
         return ", " + _("round {number}: ").format(number=int(key[7:-1]) + 1)
+    if key.startswith("seat_changes[") and key.endswith("]"):
+        index = int(key[13:-1])
+        return ", " + _("seat change {number} ({change}): ").format(
+            number=index + 1, change=_change_in_words(read.changes[index], read.names)
+        )
     return f": {_quoted(key)}: "
+
+
+def _change_in_words(change: SeatChange, names: list[str]) -> str:
+    """A seat change of the file as a problem names it, players as the file names them."""
+    name = {_key(each): each for each in names}
+    if change.kind == Change.JOIN:
+        return _("{player} joins after round {after}").format(player=name[change.player], after=change.after)
+    if change.kind == Change.LEAVE:
+        return _("{player} leaves after round {after}").format(player=name[change.player], after=change.after)
+    return _("{player} takes over {replaced}'s seat after round {after}").format(
+        player=name[change.player], replaced=name[change.replaces], after=change.after
+    )

@@ -6,7 +6,8 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from .. import offline, scorebooks
+from ..http import offline
+from ..services import scorebooks
 
 
 @login_required

@@ -3,25 +3,20 @@
 import io
 
 import segno
-from django.http import HttpResponse, HttpResponseNotModified
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from .. import scorebooks, services
-from ..models import Game, Scorebook
-from ..sheet import build_sheet
-
-
-def games_of(user):
-    """Games of every scorebook the user belongs to, each with the user's `role` in it."""
-    return Game.objects.with_role(user).with_seats()
+from .. import selectors, services
+from ..models import Scorebook
+from ..reads.sheet import build_sheet
 
 
 def sheet_for(user, pk, *, write=False, rows=True):
     """A game's sheet for a member (404 for anyone else); `write`: 403 for a viewer; `rows`: False
     for a page that shows none (the round form), which then reads the game and its seats only."""
-    game = get_object_or_404(games_of(user), pk=pk)
+    game = get_object_or_404(selectors.games_for(user, role=True), pk=pk)
     if write:
         services.require_scorer(game.role)
     if not rows:
@@ -29,15 +24,9 @@ def sheet_for(user, pk, *, write=False, rows=True):
     return build_sheet(game, list(game.seats.all()), list(game.rounds.in_order()))
 
 
-def game_to_write(user, pk) -> Game:
-    game = get_object_or_404(Game.objects.with_role(user), pk=pk)
-    services.require_scorer(game.role)
-    return game
-
-
 def writable_current(user) -> Scorebook:
     """The scorebook the pages work in, when the user may write there (403 for a viewer)."""
-    book = scorebooks.current(user)
+    book = selectors.current_scorebook(user)
     services.require_scorer(book.role)
     return book
 
@@ -53,22 +42,12 @@ def safe_next(request) -> str | None:
     return None
 
 
-def not_modified(etag: str) -> HttpResponse:
-    response = HttpResponseNotModified()
-    response["ETag"] = etag
-    return response
-
-
 def conflict_message(conflict: services.Conflict) -> str:
     if conflict.code == "stale":
         return _(
             "Someone else changed this game while you were entering this round. Nothing was saved: reload the game to see their change."
         )
     return str(conflict)
-
-
-def scorebook_of(user, pk) -> Scorebook:
-    return get_object_or_404(Scorebook.objects.for_user(user), pk=pk)
 
 
 def qr_svg(url: str, title: str) -> HttpResponse:

@@ -12,16 +12,22 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import caching, charts, follow, pagecache, polls, scorebooks, services
-from .. import history as changes
+from .. import selectors, services
+from ..caches import kept
+from ..caches import pages as pagecache
 from ..converters import parse_id
 from ..forms import PRESETS, NewGameForm, PlayerForm, RenameGameForm, form_values
+from ..http.private import not_modified, unchanged
 from ..models import TRASH_DAYS, Game, LiveLink, member_of
+from ..reads import charts, follow
+from ..reads import history as changes
 from ..rules.deal import suggested_deal
 from ..rules.game import DEFAULT_PENALTY, MAX_PLAYERS, MIN_PLAYERS, GameRules
 from ..rules.scoring import RoundResult
 from ..rules.tiles import DEFAULT_SET, SUPPORTED_SETS, hand_range, set_pips, tile_count
-from .common import game_to_write, games_of, not_modified, scorebook_of, sheet_for, writable_current
+from ..selectors import game_to_write, games_for, scorebook_for
+from ..services import scorebooks
+from .common import sheet_for, writable_current
 
 # The front door's sample sheet: four rounds of a double-12 game, scored by the rules module.
 SAMPLE_SEATS = [(1, "Ana"), (2, "Bea"), (3, "Carlos")]
@@ -40,14 +46,14 @@ def home(request):
         rules = GameRules()
         state = services.derive_state(rules, SAMPLE_SEATS, SAMPLE_ROUNDS)
         return render(request, "scorekeeper/landing.html", {"sample": state, "rules": rules})
-    book = scorebooks.current(request.user)
+    book = selectors.current_scorebook(request.user)
     context = {"scorebook": book, "follow": follow.of_home(book)} | _home_games(request.user, book)
     return render(request, "scorekeeper/home.html", context)
 
 
 def _home_games(user, book) -> dict:
     """The home page's games (read when the page is drawn, after the ETag: never older than it)."""
-    games = games_of(user).filter(scorebook=book)
+    games = games_for(user, role=True).filter(scorebook=book)
     return {"in_progress": games.in_progress()[:20], "finished": games.finished().order_by("-finished_at")[:5]}
 
 
@@ -72,7 +78,8 @@ def new_game(request):
                 scorebook=book,
                 players=form.seated_player_ids(),
                 rules=form.game_rules(),
-                name=form.cleaned_data["name"] or services.default_game_name(book),
+                name=form.cleaned_data["name"],
+                number=services.next_game_number(book),  # what it is called without a name
             )
         except services.InvalidInput as invalid:
             for field, problems in invalid.errors.items():
@@ -98,16 +105,25 @@ def game(request, pk):
     """A member's score sheet. Who may read it is checked with one query (the user, the game's
     version and their role, as the sheet's poll does); the page itself is drawn once per version
     and kept (pagecache), since every phone at the table opens it again and again."""
+
+    # Everything the page shows besides the game at its version: whose, their role, the language,
+    # the time zone, the host (the live link's address); what a client adds to the address is not.
+    def vary():
+        return (user.pk, user.email, user.game_role, get_language(), timezone.get_current_timezone_name(),
+                request.get_host(), request.path)  # fmt: skip
+
+    fence = kept.fence(game=pk)  # before the database is asked (caches.kept)
     user = follow.reader(request, follow.of_game(pk))
     if user is None:
         return redirect_to_login(request.get_full_path())
     if user.game_version is None:
         raise Http404(_("No such game in your scorebooks."))
-    # Everything the page depends on besides the game at its version (and its poll stamp).
-    vary = (user.pk, user.email, user.game_role, get_language(), timezone.get_current_timezone_name(),
-            request.get_host(), request.get_full_path())  # fmt: skip
     return pagecache.page(
-        request, game=pk, version=user.game_version, vary=vary, draw=lambda token: _game_page(request, user, pk, token)
+        request,
+        fence=fence,
+        version=user.game_version,
+        vary=vary(),
+        draw=lambda token: _game_page(request, user, pk, token),
     )
 
 
@@ -137,14 +153,15 @@ def _sheet_parts(user, sheet) -> dict:
 def game_sheet(request, pk):
     """The sheet's changing parts and the game as the page scripts read it, for a member's sheet
     or round form (404 for anyone else)."""
-    user = follow.reader(request, follow.of_game(pk))
+    fence = kept.fence(session=request.session.session_key, game=pk)
+    user = follow.reader(request, follow.of_game(pk), fence=fence)
     if user is None:
         return redirect_to_login(request.get_full_path())
     if user.game_version is None:
         raise Http404(_("No such game in your scorebooks."))
     etag = follow.sheet_etag(pk, user.game_version, user.pk, user.game_role)
-    polls.remember_page(request.session.session_key, user.pk, pk, user.game_version, user.game_role, get_language())
-    if caching.unchanged(request, etag):
+    kept.remember_sheet(fence, user.pk, user.game_version, user.game_role, get_language())
+    if unchanged(request, etag):
         return not_modified(etag)
     context = _sheet_parts(user, sheet_for(user, pk))
     response = render(request, "scorekeeper/partials/game_follow.html", context)
@@ -158,9 +175,9 @@ def home_games(request):
     if user is None:
         return redirect_to_login(request.get_full_path())
     etag = follow.home_etag(user.home_book, follow.figures_of(user))
-    if caching.unchanged(request, etag):
+    if unchanged(request, etag):
         return not_modified(etag)
-    book = scorebooks.current(user)
+    book = selectors.current_scorebook(user)
     page = follow.of_home(book)
     response = render(request, "scorekeeper/partials/home_games.html", _home_games(user, book))
     response["ETag"] = page.etag
@@ -179,17 +196,47 @@ def rename_game(request, pk):
 
 @login_required
 @require_POST
+def finish_game(request, pk):
+    """ "We stop here": the table ends the game after the round the page showed last."""
+    game = game_to_write(request.user, pk)
+    expected = parse_id(request.POST.get("version", ""))
+    if expected is None:
+        messages.error(request, _("The game was not ended: reload the game and try again."))
+        return redirect("game", pk=pk)
+    try:
+        services.finish_game(game=game, expected_version=expected, by=request.user)
+    except services.Conflict as conflict:
+        stale = _("Someone else changed this game meanwhile, so it was not ended: look at the sheet, then try again.")
+        messages.error(request, stale if conflict.code == "stale" else str(conflict))
+    else:
+        messages.success(request, _("Game over, as agreed: the players at the table are ranked as the totals stand."))
+    return redirect("game", pk=pk)
+
+
+@login_required
+@require_POST
 def rematch(request, pk):
-    """A new game with the same players, seats and rules."""
+    """A new game with the same rules and the players ticked (all of them unless the form says),
+    in the same seat order: whoever went to bed is left out."""
     old = game_to_write(request.user, pk)
-    new = services.create_game(
-        by=request.user,
-        scorebook=old.scorebook,
-        players=[seat.player_id for seat in old.seats.all()],
-        rules=old.rules,
-        name=services.default_game_name(old.scorebook),  # its own number: two games of a night are told apart
-    )
-    messages.success(request, _("New game with the same table and rules."))
+    seated = [seat.player_id for seat in old.seats.order_by("position")]
+    ticked = request.POST.getlist("players")
+    chosen = [pk for pk in seated if str(pk) in ticked] if "chosen" in request.POST else seated
+    try:
+        new = services.create_game(
+            by=request.user,
+            scorebook=old.scorebook,
+            players=chosen,
+            rules=old.rules,
+            number=services.next_game_number(old.scorebook),  # its own number: two games of a night are told apart
+        )
+    except services.InvalidInput as invalid:
+        messages.error(request, _("No rematch was started: {problem}").format(problem=invalid))
+        return redirect("game", pk=pk)
+    if len(chosen) == len(seated):
+        messages.success(request, _("New game with the same table and rules."))
+    else:
+        messages.success(request, _("New game with the same rules, for the players ticked."))
     return redirect("game", pk=new.pk)
 
 
@@ -209,8 +256,8 @@ def delete_game(request, pk):
 
 @login_required
 def history(request):
-    book = scorebooks.current(request.user)
-    games = games_of(request.user).filter(scorebook=book).finished().order_by("-finished_at")
+    book = selectors.current_scorebook(request.user)
+    games = games_for(request.user, role=True).filter(scorebook=book).finished().order_by("-finished_at")
     page = Paginator(games, 20).get_page(request.GET.get("page"))
     return render(request, "scorekeeper/history.html", {"page": page, "scorebook": book})
 
@@ -269,7 +316,7 @@ def game_history(request, pk):
 @login_required
 def trash(request, pk):
     """A scorebook's deleted games, for its owners to bring back within TRASH_DAYS."""
-    book = scorebook_of(request.user, pk)
+    book = scorebook_for(request.user, pk)
     scorebooks.require_owner(book.role, _("open its trash"))
     games = book.games.trashed().select_related("deleted_by").order_by("-deleted_at")
     return render(request, "scorekeeper/trash.html", {"book": book, "games": games, "days": TRASH_DAYS})
@@ -279,7 +326,7 @@ def trash(request, pk):
 @require_POST
 def restore_game(request, pk):
     game = get_object_or_404(Game.objects.trashed().filter(scorebook__in=member_of(request.user)), pk=pk)
-    scorebooks.require_owner(scorebook_of(request.user, game.scorebook_id).role, _("bring games back"))
+    scorebooks.require_owner(scorebook_for(request.user, game.scorebook_id).role, _("bring games back"))
     services.restore_game(game=game, by=request.user)
     messages.success(request, _("{game} is back.").format(game=game))
     return redirect("game", pk=pk)

@@ -11,15 +11,18 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import caching, charts, live, polls
-from .common import game_to_write, qr_svg
+from ..http.private import unchanged
+from ..reads import charts, live
+from ..selectors import game_to_write
+from ..services import live as links
+from .common import qr_svg
 
 
 @login_required
 @require_POST
 def share_game(request, pk):
     """Make the live link, or replace it (the old one stops working at once)."""
-    live.share(game=game_to_write(request.user, pk), by=request.user)
+    links.share(game=game_to_write(request.user, pk), by=request.user)
     messages.success(request, _("Live link ready: show the QR code to the table."))
     return redirect(reverse("game", kwargs={"pk": pk}) + "#live-share")
 
@@ -27,7 +30,7 @@ def share_game(request, pk):
 @login_required
 @require_POST
 def revoke_share(request, pk):
-    live.revoke(game=game_to_write(request.user, pk))
+    links.revoke(game=game_to_write(request.user, pk))
     messages.success(request, _("The live link is stopped."))
     return redirect(reverse("game", kwargs={"pk": pk}) + "#live-share")
 
@@ -44,8 +47,7 @@ def _live(request, token, template):
     if link is None:
         return render(request, "scorekeeper/live_gone.html", status=404)
     etag = live.page_etag(link)  # the game's version and the language
-    polls.remember_link(link.selector, link.verifier, link.game_id, link.game.version)
-    if template == LIVE_BODY and caching.unchanged(request, etag):
+    if template == LIVE_BODY and unchanged(request, etag):
         response = HttpResponse(status=304)
     elif template == LIVE_BODY:
         response = HttpResponse(
@@ -53,12 +55,12 @@ def _live(request, token, template):
         )
     else:
         response = render(request, template, _live_context(link, token, etag))
-    response["ETag"] = etag
-    # The body is the same for every viewer in one language; the page carries the viewer's CSRF token.
-    response["Cache-Control"] = "no-cache" if template == LIVE_BODY else "private, no-cache"
-    response["Content-Language"] = get_language()
+    if template == LIVE_BODY:  # the same for every viewer in one language, as the poll's 304 says
+        live.body_headers(response, etag, get_language())
+    else:  # the page carries the viewer's CSRF token
+        response["ETag"], response["Cache-Control"] = etag, "private, no-cache"
+        response["Content-Language"], response["X-Robots-Tag"] = get_language(), "noindex, nofollow"
     patch_vary_headers(response, ("Accept-Language", "Cookie"))  # the language comes from either
-    response["X-Robots-Tag"] = "noindex, nofollow"
     return response
 
 

@@ -10,11 +10,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from .. import charts, scorebooks, services, stats
+from .. import selectors, services
 from ..forms import PlayerForm, StatsFilterForm
 from ..models import Player
+from ..reads import charts, seasons, stats
+from ..selectors import games_for
 from ..templatetags.scorekeeper import percent
-from .common import games_of, safe_next, writable_current
+from .common import safe_next, writable_current
 
 
 @login_required
@@ -43,7 +45,7 @@ def add_player(request):
 
 @login_required
 def players(request):
-    book = scorebooks.current(request.user)
+    book = selectors.current_scorebook(request.user)
     listed = Player.objects.filter(scorebook=book).annotate(game_count=Count("seats")).select_related("user")
     return render(
         request,
@@ -83,7 +85,7 @@ def player(request, pk):
         "head_to_head": stats.head_to_head(person, **options),
         "chart": charts.game_totals(person.name, stats.game_totals(person)),
         "rating_chart": charts.ratings(person.name, stats.rating_steps(person)),
-        "games": games_of(request.user).filter(seats__player=person).order_by("-created_at")[:10],
+        "games": games_for(request.user, role=True).filter(seats__player=person).order_by("-created_at")[:10],
         "has_games": person.seats.exists(),
         "can_score": person.can_score,
     }
@@ -92,10 +94,11 @@ def player(request, pk):
 
 @login_required
 def leaderboard(request):
-    """One card per player (place, name, wins, games, average, the rating in words), sorted as asked."""
+    """One card per player (place, name, wins, games, average, the rating in words), sorted as asked;
+    above them, the current season's table when a season holds today."""
     filters = StatsFilterForm(request.GET)
     sort = filters.cleaned_data.get("sort") if filters.is_valid() else None
-    book = scorebooks.current(request.user)
+    book = selectors.current_scorebook(request.user)
     players = Player.objects.filter(scorebook=book).annotate(rated_games=stats.rated_games())
     rows = stats.leaderboard(players, sort=sort, **filters.options())
     words = stats.standings(row.player for row in rows)
@@ -111,6 +114,8 @@ def leaderboard(request):
     ]
     context = {"rows": rows, "cards": cards, "filters": filters, "sort": sort or "", "sort_choices": SORT_CHOICES}
     context["scorebook"] = book
+    current = seasons.current_season(book)
+    context["season_table"] = seasons.table(current) if current else None
     return render(request, "scorekeeper/leaderboard.html", context)
 
 

@@ -9,11 +9,13 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import follow, history, services
+from .. import services
 from ..converters import parse_id
 from ..forms import RoundForm
+from ..reads import follow, history
 from ..rules.game import SequenceConflict, place_round, skipped_doubles
-from .common import conflict_message, game_to_write, sheet_for
+from ..selectors import game_to_write
+from .common import conflict_message, sheet_for
 
 
 @login_required
@@ -32,18 +34,18 @@ def edit_round(request, pk, number):
     round_ = sheet.game.rounds.filter(number=number).with_entries().first()
     if round_ is None:
         raise Http404(_("No such round in this game."))
-    form = _round_form(request, sheet, [round_.starting_double], RoundForm.initial_for(round_))
+    form = _round_form(request, sheet, [round_.starting_double], RoundForm.initial_for(round_), number)
     return _save_round(request, form, sheet, round_)
 
 
-def _round_form(request, sheet, doubles, initial=None) -> RoundForm:
+def _round_form(request, sheet, doubles, initial=None, number=None) -> RoundForm:
     """The round form: a new one offers the game's open doubles; a sent one takes any double of the
     set, so that the round command, not the form, says when its double was taken meanwhile."""
     offered = list(doubles) or [None]
     sent = doubles if request.method != "POST" else sorted(set(sheet.game.rules.one_pass), reverse=True)
     form = RoundForm(
         request.POST or None,
-        seats=sheet.seats,
+        seats=sheet.seats_for(number),
         doubles=sent,
         initial={"starting_double": offered[0], "version": sheet.game.version} | (initial or {}),
     )
@@ -129,15 +131,27 @@ def _show_clash(request, sheet, clash):
     data = request.POST.copy()
     data["version"] = str(clash.version)
     data["starting_double"] = str(theirs.starting_double)
-    form = RoundForm(data, seats=sheet.seats, doubles=[theirs.starting_double])
+    form = RoundForm(data, seats=sheet.seats_for(theirs.number), doubles=[theirs.starting_double])
     form.is_valid()
     rows, _problems = _round_rows(form, {})
     by_player = {entry.player_id: entry for entry in theirs.entries_in_order()}
+    mine = {entry.player: entry for entry in form.entries()} if form.is_valid() else {}
     for row in rows:
         row["theirs"] = by_player.get(row["seat"].player_id)
+        row["differs"] = _differs(mine.get(row["seat"].player_id), row["theirs"])
     context = {"sheet": sheet, "form": form, "rows": rows, "round": None, "errors": [], "clash": theirs,
                "clash_by": theirs.corrected_by or theirs.recorded_by, "surprises": []}  # fmt: skip
     return render(request, "scorekeeper/round_form.html", context)  # 200: htmx swaps only 2xx pages in
+
+
+def _differs(mine, theirs) -> bool:
+    """Whether this phone's entry for a player says something else than the round saved first: the
+    numbers a clash marks, so the table sees at a glance what "Replace with mine" would change."""
+    if mine is None or theirs is None:
+        return False
+    pips = 0 if mine.pips is None and mine.went_out else mine.pips
+    typed = (pips, mine.went_out, bool(mine.double_blank), mine.ended_on_double)
+    return typed != (theirs.pips, theirs.went_out, theirs.double_blank, theirs.ended_on_double)
 
 
 def _round_rows(form, player_errors) -> tuple[list[dict], list[dict]]:

@@ -10,10 +10,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import scorebooks, services
+from .. import selectors, services
 from ..forms import InviteForm, ScorebookForm
 from ..models import Invite, Membership, Role, Scorebook
-from .common import qr_svg, safe_next, scorebook_of
+from ..selectors import scorebook_for
+from ..services import scorebooks
+from .common import qr_svg, safe_next
 
 
 @login_required
@@ -29,14 +31,14 @@ def scorebook_list(request):
         return redirect("scorebook", pk=book.pk)
     books = Scorebook.objects.for_user(request.user).annotate(member_count=Count("memberships", distinct=True))
     context = {"books": books.order_by(F("personal_of").desc(nulls_last=True), "name", "id"), "form": form,
-               "current": scorebooks.current(request.user)}  # fmt: skip
+               "current": selectors.current_scorebook(request.user)}  # fmt: skip
     return render(request, "scorekeeper/scorebooks.html", context)
 
 
 @login_required
 def scorebook(request, pk):
     """Members and roles, invites (owners), rename, leave, delete."""
-    book = scorebook_of(request.user, pk)
+    book = scorebook_for(request.user, pk)
     if request.method == "POST":
         form = ScorebookForm(request.POST)
         if form.is_valid():
@@ -69,7 +71,7 @@ def scorebook(request, pk):
 @login_required
 @require_POST
 def switch_scorebook(request, pk):
-    book = scorebook_of(request.user, pk)
+    book = scorebook_for(request.user, pk)
     scorebooks.switch(request.user, book)
     messages.success(request, _("Now keeping score in {name}.").format(name=book.name))
     return redirect(safe_next(request) or "home")
@@ -78,7 +80,7 @@ def switch_scorebook(request, pk):
 @login_required
 @require_POST
 def create_invite(request, pk):
-    book = scorebook_of(request.user, pk)
+    book = scorebook_for(request.user, pk)
     form = InviteForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose scorer or viewer for the invite."))
@@ -122,7 +124,7 @@ def invite(request, code):
 @login_required
 @require_POST
 def remove_member(request, pk, user_pk):
-    book = scorebook_of(request.user, pk)
+    book = scorebook_for(request.user, pk)
     try:
         scorebooks.remove_member(book=book, role=book.role, by=request.user, user_id=user_pk)
     except services.Conflict as conflict:
@@ -138,7 +140,7 @@ def remove_member(request, pk, user_pk):
 @login_required
 @require_POST
 def member_role(request, pk, user_pk):
-    book = scorebook_of(request.user, pk)
+    book = scorebook_for(request.user, pk)
     try:
         scorebooks.set_role(book=book, role=book.role, user_id=user_pk, new_role=request.POST.get("role", ""))
     except (services.Conflict, services.InvalidInput) as problem:
@@ -151,7 +153,7 @@ def member_role(request, pk, user_pk):
 @login_required
 @require_POST
 def delete_scorebook(request, pk):
-    book = scorebook_of(request.user, pk)
+    book = scorebook_for(request.user, pk)
     try:
         scorebooks.delete(book=book, role=book.role)
     except services.Conflict as conflict:

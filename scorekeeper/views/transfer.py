@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from .. import services, transfer
 from ..converters import parse_id
 from ..models import Game
-from .common import scorebook_of
+from ..selectors import scorebook_for
 
 
 @login_required
@@ -26,7 +26,7 @@ def export(request):
     if (game := parse_id(request.GET.get("game", ""))) is not None:
         games, name = games.filter(pk=game), f"game-{game}"
     if (book := parse_id(request.GET.get("scorebook", ""))) is not None:
-        games, name = games.filter(scorebook=scorebook_of(request.user, book)), f"scorebook-{book}"
+        games, name = games.filter(scorebook=scorebook_for(request.user, book)), f"scorebook-{book}"
     if ("game" in request.GET and game is None) or (game is not None and not games.exists()):
         raise Http404(_("No such game in your scorebooks."))
     if "scorebook" in request.GET and book is None:  # as the API: a malformed scorebook is none of yours
@@ -55,7 +55,7 @@ def export(request):
 @require_POST
 def import_games(request, pk):
     """An export file into this scorebook: all or nothing, games it holds already are skipped."""
-    book = scorebook_of(request.user, pk)
+    book = scorebook_for(request.user, pk)
     services.require_scorer(book.role)
     upload = request.FILES.get("file")
     if upload is not None and upload.size > settings.IMPORT_MAX_BYTES:  # as transfer.ImportSizeMiddleware answers

@@ -123,7 +123,7 @@ async function keep(name, url, response) {
   await (await caches.open(name)).put(url, new Response(body, { status: 200, headers }));
 }
 
-// A kept page, with a marker inside <body> that app.js turns into "offline: last updated 21:04".
+// A kept page, with a marker inside <body> that offline.js turns into "offline: last updated 21:04".
 // Only from the one account's cache there is: two (a change of account half done) show nothing.
 async function kept(url) {
   const names = await serially(pageCaches);

@@ -29,13 +29,15 @@ KWARGS = {
     "player-detail": lambda o: {"pk": o["player"]},
     "player-stats": lambda o: {"pk": o["player"]},
     "game-detail": lambda o: {"pk": o["game"]},
-    "round-list": lambda o: {"game_pk": o["game"]},
-    "round-detail": lambda o: {"game_pk": o["game"], "number": 1},
+    "round-list": lambda o: {"pk": o["game"]},
+    "round-detail": lambda o: {"pk": o["game"], "number": 1},
     "scorebook-detail": lambda o: {"pk": o["scorebook"]},
-    "game-share": lambda o: {"game_pk": o["game"]},
-    "game-export": lambda o: {"game_pk": o["game"]},
-    "game-history": lambda o: {"game_pk": o["game"]},
+    "game-share": lambda o: {"pk": o["game"]},
+    "game-export": lambda o: {"pk": o["game"]},
+    "game-history": lambda o: {"pk": o["game"]},
     "live": lambda o: {"token": o["live"]},
+    "scorebook-seasons": lambda o: {"pk": o["scorebook"]},
+    "season-detail": lambda o: {"pk": o["season"]},
 }
 PUBLIC = {"live"}  # the live view needs no credentials (its token is the credential)
 
@@ -47,7 +49,10 @@ def url_of(name, owned):
 @pytest.fixture
 def with_book(app, owned):
     token = app.post(f"/api/v1/games/{owned['game']}/share/").json()["token"]
-    return owned | {"scorebook": Scorebook.personal_for(app.user).pk, "live": token}
+    book = Scorebook.personal_for(app.user).pk
+    season = {"name": "Spring", "starts": "2025-03-01", "ends": "2025-05-31"}
+    season = app.post(f"/api/v1/scorebooks/{book}/seasons/", season).json()["id"]
+    return owned | {"scorebook": book, "live": token, "season": season}
 
 
 @pytest.mark.parametrize("name", readable_routes())

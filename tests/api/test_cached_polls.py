@@ -1,4 +1,4 @@
-"""A game's poll answered from the shared cache (scorekeeper.polls): no query for an unchanged
+"""A game's poll answered from the shared cache (scorekeeper.http.polls): no query for an unchanged
 game, and never a 304 that the full path would not give."""
 
 import random
@@ -7,7 +7,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from scorekeeper import polls
+from scorekeeper.caches import kept as polls
 from scorekeeper.models import LIVE_SELECTOR_LENGTH
 from tests.api.conftest import Api, app_for, round_body, start_game
 
@@ -389,3 +389,13 @@ def test_the_deploys_entry_point_leaves_what_it_loaded_out_of_the_garbage_collec
     import scorekeeper.wsgi  # noqa: F401 (loading it freezes what is loaded)
 
     assert gc.get_freeze_count() > 50_000
+
+
+@pytest.mark.parametrize("kind", ["member", "sheet"])
+def test_a_polls_keys_are_the_ones_its_entry_and_stamps_are_written_under(kind):
+    keys, pointer, prefix = polls.poll_keys("a-session", 25, kind)
+    entry = polls.member_key("a-session", 25) if kind == "member" else polls.sheet_key("a-session", 25)
+    assert keys == [
+        polls.epoch_key(), polls.session_key("a-session"), polls.session_user_key("a-session"), polls.game_key(25), entry
+    ]  # fmt: skip
+    assert (keys[pointer], prefix) == (polls.session_user_key("a-session"), polls.account_key())

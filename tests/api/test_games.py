@@ -17,7 +17,7 @@ def test_it_creates_a_game_with_seat_order_and_default_rules(client_kind):
     assert game["tile_set"] == 12
     assert game["rules"] == {
         "double_blank_penalty": 50, "end_on_double_penalty": 50, "extended": False, "target_score": None,
-        "first_double": 12, "rounds": None, "tie_break": "shared",
+        "first_double": 12, "rounds": None, "tie_break": "shared", "join_total": "highest",
     }  # fmt: skip
     assert game["status"] == "in_progress" and game["next_starting_double"] == 12
     assert game["rounds"] == [] and game["winners"] == [] and game["finished_at"] is None
@@ -27,7 +27,7 @@ def test_it_creates_a_game_with_seat_order_and_default_rules(client_kind):
 
 def test_it_keeps_the_rules_it_was_given(app):
     rules = {"double_blank_penalty": 25, "end_on_double_penalty": 0, "extended": True, "target_score": 300,
-             "first_double": 7, "rounds": None, "tie_break": "most_went_out"}  # fmt: skip
+             "first_double": 7, "rounds": None, "tie_break": "most_went_out", "join_total": "highest"}  # fmt: skip
     game = start_game(app, tile_set=9, rules=rules)
     assert game["rules"] == rules and game["tile_set"] == 9
     assert game["rounds_planned"] is None

@@ -11,6 +11,7 @@ import importlib
 import json
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import httpx
@@ -18,6 +19,7 @@ import pytest
 import schemathesis
 from django.core.management import call_command
 from django.test import Client as DjangoClient
+from django.utils import timezone
 
 from scorekeeper.wsgi import application
 from tests.api.test_fuzz import keep_test_connection
@@ -101,6 +103,7 @@ def evening(sk, auth, transport):
         v1_games_create,
         v1_games_destroy,
         v1_games_export_retrieve,
+        v1_games_finish_create,
         v1_games_history_list,
         v1_games_list,
         v1_games_partial_update,
@@ -111,6 +114,9 @@ def evening(sk, auth, transport):
         v1_games_rounds_restore_create,
         v1_games_rounds_retrieve,
         v1_games_rounds_update,
+        v1_games_seats_changes_last_destroy,
+        v1_games_seats_create,
+        v1_games_seats_destroy,
         v1_games_share_create,
         v1_games_share_destroy,
         v1_games_share_retrieve,
@@ -134,6 +140,11 @@ def evening(sk, auth, transport):
         v1_scorebooks_members_partial_update,
         v1_scorebooks_partial_update,
         v1_scorebooks_retrieve,
+        v1_scorebooks_seasons_create,
+        v1_scorebooks_seasons_list,
+        v1_seasons_destroy,
+        v1_seasons_partial_update,
+        v1_seasons_retrieve,
     )
 
     def sign_up(email: str) -> tuple[AuthenticatedClient, str]:
@@ -260,12 +271,49 @@ def evening(sk, auth, transport):
     assert stats.games == 1 and stats.rating.mu > 25
     assert v1_me_stats_retrieve.sync(client=ann).total.wins == 1
 
+    # A season of Ann's own scorebook around today: the Friday game is in its table.
+    mine = v1_scorebooks_list.sync(client=ann).results[0].id
+    today = timezone.localdate()
+    week = m.SeasonRequest(name="This week", starts=today - timedelta(days=3), ends=today + timedelta(days=3))
+    season = v1_scorebooks_seasons_create.sync_detailed(mine, client=ann, body=week, idempotency_key="week")
+    assert season.status_code == 201 and season.parsed.table[0].name == "Ann" and season.parsed.champion == []
+    clash = v1_scorebooks_seasons_create.sync_detailed(
+        mine, client=ann, body=m.SeasonRequest(name="Today", starts=today, ends=today)
+    )
+    assert clash.status_code == 400 and clash.parsed["starts"]
+    assert v1_scorebooks_seasons_list.sync(mine, client=ann).count == 1
+    stricter = v1_seasons_partial_update.sync(season.parsed.id, client=ann, body=m.PatchedSeasonRequest(min_games=2))
+    assert [row.qualified for row in stricter.table] == [False, False, False]
+    assert v1_seasons_retrieve.sync(season.parsed.id, client=ann).min_games == 2
+    assert v1_seasons_destroy.sync_detailed(season.parsed.id, client=ann).status_code == 204
+
     # Bea leaves; the club's imported game goes, then the club; the game itself goes.
     assert v1_scorebooks_members_destroy.sync_detailed(club.id, bea_id, client=bea).status_code == 204
     club_game = v1_games_list.sync(client=ann, scorebook=club.id).results[0]
     assert v1_games_destroy.sync_detailed(club_game.id, client=ann).status_code == 204
     assert v1_scorebooks_destroy.sync_detailed(club.id, client=ann).status_code == 204
     assert v1_games_destroy.sync_detailed(game.id, client=ann).status_code == 204
+
+    # A short game the table stops after its first round ("We stop here").
+    short = v1_games_create.sync(
+        client=ann, body=m.GameCreateRequest(name="Short", tile_set=m.TileSetEnum.VALUE_6, players=ids)
+    )
+    too_soon = v1_games_finish_create.sync_detailed(short.id, client=ann)
+    assert too_soon.status_code == 409 and too_soon.parsed.code == "no_rounds"
+    v1_games_rounds_create.sync(short.id, client=ann, body=m.RoundWriteRequest(starting_double=6, entries=entries(6)))
+    # Dee arrives after round 1 and is undone; Cy goes to bed.
+    dee = v1_players_create.sync(client=ann, body=m.PlayerRequest(name="Dee"))
+    joined = v1_games_seats_create.sync_detailed(short.id, client=ann, body=m.SeatChangeRequest(player=dee.id))
+    assert joined.status_code == 201 and joined.parsed.players[-1].joined_after == 1
+    assert joined.parsed.players[-1].opening_total == max(row.total for row in joined.parsed.standings if row.rank)
+    undone = v1_games_seats_changes_last_destroy.sync_detailed(short.id, client=ann)
+    assert undone.status_code == 200 and [p.id for p in undone.parsed.players] == ids
+    left = v1_games_seats_destroy.sync_detailed(short.id, ids[2], client=ann)
+    assert left.status_code == 200 and left.parsed.players[2].left_after == 1 and left.parsed.standings[-1].rank is None
+    stopped = v1_games_finish_create.sync_detailed(short.id, client=ann, idempotency_key="stop")
+    assert stopped.status_code == 200 and stopped.parsed.status == m.StatusEnum.FINISHED
+    assert stopped.parsed.ended_because == m.EndedBecauseEnum.AGREED and stopped.parsed.winners == [ids[0]]
+    assert v1_games_destroy.sync_detailed(short.id, client=ann).status_code == 204
 
     for token in (ann_token, bea_token):
         session = logout.sync_detailed(

@@ -76,8 +76,9 @@ def test_the_history_costs_a_fixed_number_of_queries(browser, django_assert_num_
     for double, pips in ((6, 3), (5, 2), (4, 1)):
         browser.post(f"/api/v1/games/{game['id']}/rounds/", round_body(game, double, pips, pips + 1))
         browser.put(f"/api/v1/games/{game['id']}/rounds/1/", round_body(game, 6, 5, 4))
-    # 1 session, 2 user, 3 the game among the user's, 4 the game's versions, 5 its rounds' versions
-    with django_assert_num_queries(5):
+    # 1 session, 2 user, 3 the game among the user's, 4 the game's versions, 5 its rounds' versions,
+    # 6 its seat changes' versions (the same with or without any: tests/api/test_seats.py)
+    with django_assert_num_queries(6):
         response = browser.get(f"/api/v1/games/{game['id']}/history/")
     assert response.json()["count"] == 1 + 3 + 3
 

@@ -31,7 +31,7 @@ def game_now(api, game):
 def test_it_creates_a_game_with_a_house_option_and_echoes_it(client_kind, tile_set, options, planned):
     game = start_game(client_kind, tile_set=tile_set, rules=options)
     defaults = {"double_blank_penalty": 50, "end_on_double_penalty": 50, "extended": False, "target_score": None,
-                "first_double": tile_set, "rounds": None, "tie_break": "shared"}  # fmt: skip
+                "first_double": tile_set, "rounds": None, "tie_break": "shared", "join_total": "highest"}  # fmt: skip
     assert game["rules"] == defaults | options
     assert game["rounds_planned"] == planned
     assert game["next_starting_double"] == game["rules"]["first_double"]

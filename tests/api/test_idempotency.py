@@ -201,3 +201,33 @@ def test_a_busy_answer_leaves_the_key_free_for_the_retry_it_asks_for(app, settin
     cache.delete(f"transfer-busy:{app.user.pk}")
     retry = app.post("/api/v1/import/", exported, headers={"Idempotency-Key": "import-1"})
     assert retry.status_code == 200 and "Idempotent-Replayed" not in retry
+
+
+def test_a_retry_after_the_worker_of_the_first_request_died_is_saved_at_once(app, postgres_only):
+    """The claim names a database session that no longer exists: its request cannot be running."""
+    ids = make_players(app, "Ann", "Ben")
+    body = {"players": ids, "tile_set": 6}
+    IdempotencyKey.objects.create(
+        owner=app.user, key="dead", request_hash=_hash_of(app, "/api/v1/games/", body), claimed_by="2147483646"
+    )
+    response = app.post("/api/v1/games/", body, headers={"Idempotency-Key": "dead"})
+    assert response.status_code == 201 and Game.objects.count() == 1
+    assert IdempotencyKey.objects.get(key="dead").claimed_by not in ("", "2147483646")  # the retry's own session
+    assert app.post("/api/v1/games/", body, headers={"Idempotency-Key": "dead"})["Idempotent-Replayed"] == "true"
+
+
+def test_a_retry_while_the_first_requests_session_is_alive_is_still_a_409(app, postgres_only):
+    import psycopg
+    from django.db import connection
+
+    ids = make_players(app, "Ann", "Ben")
+    body = {"players": ids, "tile_set": 6}
+    params = connection.get_connection_params()
+    with psycopg.connect(**{k: v for k, v in params.items() if k != "cursor_factory"}) as other:
+        pid = other.execute("SELECT pg_backend_pid()").fetchone()[0]
+        IdempotencyKey.objects.create(
+            owner=app.user, key="busy", request_hash=_hash_of(app, "/api/v1/games/", body), claimed_by=str(pid)
+        )
+        response = app.post("/api/v1/games/", body, headers={"Idempotency-Key": "busy"})
+    assert response.status_code == 409 and response.json()["code"] == "request_in_progress"
+    assert Game.objects.count() == 0

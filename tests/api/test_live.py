@@ -7,8 +7,8 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from scorekeeper import live
 from scorekeeper.models import Game, LiveLink
+from scorekeeper.reads import live
 from scorekeeper.services import restore_game
 from tests.api.conftest import Api, round_body, start_game
 

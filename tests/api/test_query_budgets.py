@@ -99,3 +99,29 @@ def test_recording_correcting_and_undoing_a_round_cost_a_fixed_number_of_queries
     # for restore; 2 savepoints.
     with django_assert_num_queries(13 + 2):
         assert app.delete(f"{url}{number}/").status_code == 204
+
+
+@pytest.mark.parametrize(("players", "rounds"), [(2, 1), (8, 10)])
+def test_a_seat_change_and_its_undoing_cost_a_fixed_number_of_queries(app, django_assert_num_queries, players, rounds):
+    (game,) = build(app, players, rounds)
+    (late,) = make_players(app, "Late")
+    url = f"/api/v1/games/{game['id']}/seats/"
+    app.post(url, {"player": late})  # the first join makes the newcomer's record row: later ones find it
+    assert app.delete(f"{url}changes/last/").status_code == 200
+    # 1-2 the token's session and user; 3 claim the Idempotency-Key; 4 the game with the user's
+    # role; 5 lock the game (with its saved state: rounds and seat changes, none read); 6 seats +
+    # players; 7 the newcomer, with whether they have a record of this set; 8 insert the change,
+    # 9 its history row; 10 insert the newcomer's seat with its figures (the others' figures did not
+    # move: no UPDATE); 11 the game's new state and version; 12 the answer's rounds with their entries
+    # (one query, who recorded them is the writer); 13 store the answer with the key. The rest are
+    # savepoints (2 per transaction: the key's claim, the request, the seat command), as for a round.
+    with django_assert_num_queries(13 + 6):
+        response = app.post(url, {"player": late}, headers={"Idempotency-Key": "join"})
+    assert response.status_code == 201 and len(response.json()["rounds"]) == rounds
+    assert response.json()["rounds"][-1]["entries"][0]["player"] == game["players"][0]["id"]
+    # 1-2 token and user; 3 the game with the role; 4 lock the game; 5 the last seat change; 6 seats
+    # + players; 7 delete the change, 8 its history row; 9 the newcomer's seat; 10 the game's new
+    # state and version (no seat's figures moved); 11 the answer's rounds with their entries; 2 savepoints.
+    with django_assert_num_queries(11 + 2):
+        response = app.delete(f"{url}changes/last/")
+    assert response.status_code == 200 and len(response.json()["players"]) == players

@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from scorekeeper import scorebooks
 from scorekeeper.demo import seed_games
 from scorekeeper.models import Membership, Player
+from scorekeeper.services import scorebooks
 from tests.api.conftest import app_for
 from tests.factories import PlayerFactory
 

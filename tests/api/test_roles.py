@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from scorekeeper.models import Game, LiveLink, Membership, Player, Round
+from scorekeeper.models import Game, LiveLink, Membership, Player, Round, Season
 from tests.roles import ROLES, expect, make_club
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +21,7 @@ ROUND_1 = lambda c: {  # noqa: E731
     "entries": [{"player": c.players[0].pk, "pips": 0, "went_out": True},
                 {"player": c.players[1].pk, "pips": 5}, {"player": c.players[2].pk, "pips": 4}],
 }  # fmt: skip
-GAME = lambda c: {"game_pk": c.game.pk}  # noqa: E731
+GAME = lambda c: {"pk": c.game.pk}  # noqa: E731
 EMPTY_EXPORT = {"format": "chicken-foot-scorekeeper", "version": 1, "games": []}
 NONE = lambda c: {}  # noqa: E731
 
@@ -42,10 +42,14 @@ MATRIX = {
     ("game-detail", "delete"): (lambda c: {"pk": c.game.pk}, "", None, expect(204, 204, 403, 404)),
     ("round-list", "get"): (GAME, "", None, expect(200, 200, 200, 404)),
     ("round-list", "post"): (GAME, "", ROUND_2, expect(201, 201, 403, 404)),
-    ("round-detail", "get"): (lambda c: {"game_pk": c.game.pk, "number": 1}, "", None, expect(200, 200, 200, 404)),
-    ("round-detail", "put"): (lambda c: {"game_pk": c.game.pk, "number": 1}, "", ROUND_1, expect(200, 200, 403, 404)),
-    ("round-detail", "delete"): (lambda c: {"game_pk": c.game.pk, "number": 1}, "", None, expect(204, 204, 403, 404)),
+    ("round-detail", "get"): (lambda c: {"pk": c.game.pk, "number": 1}, "", None, expect(200, 200, 200, 404)),
+    ("round-detail", "put"): (lambda c: {"pk": c.game.pk, "number": 1}, "", ROUND_1, expect(200, 200, 403, 404)),
+    ("round-detail", "delete"): (lambda c: {"pk": c.game.pk, "number": 1}, "", None, expect(204, 204, 403, 404)),
     ("round-restore", "post"): (GAME, "", None, expect(409, 409, 403, 404)),  # nothing was undone
+    ("seat-list", "post"): (GAME, "", lambda c: {"player": c.spare.pk}, expect(201, 201, 403, 404)),  # Dot joins
+    ("seat-detail", "delete"): (lambda c: {"pk": c.game.pk, "player": c.players[2].pk}, "", None, expect(200, 200, 403, 404)),
+    ("seat-change-last", "delete"): (GAME, "", None, expect(409, 409, 403, 404)),  # no seat change yet
+    ("game-finish", "post"): (GAME, "", None, expect(200, 200, 403, 404)),  # "We stop here" after round 1
     ("game-share", "get"): (GAME, "", None, expect(200, 200, 200, 404)),  # the club's game is shared already
     ("game-share", "post"): (GAME, "", None, expect(201, 201, 403, 404)),
     ("game-share", "delete"): (GAME, "", None, expect(204, 204, 403, 404)),
@@ -69,6 +73,14 @@ MATRIX = {
     ("scorebook-member", "patch"): (
         lambda c: {"pk": c.book.pk, "user_pk": c.extra.pk}, "", lambda c: {"role": "scorer"}, expect(200, 403, 403, 404)
     ),
+    ("scorebook-seasons", "get"): (lambda c: {"pk": c.book.pk}, "", None, expect(200, 200, 200, 404)),
+    ("scorebook-seasons", "post"): (
+        lambda c: {"pk": c.book.pk}, "", lambda c: {"name": "Summer", "starts": "2025-06-01", "ends": "2025-08-31"},
+        expect(201, 403, 403, 404),
+    ),
+    ("season-detail", "get"): (lambda c: {"pk": c.season.pk}, "", None, expect(200, 200, 200, 404)),
+    ("season-detail", "patch"): (lambda c: {"pk": c.season.pk}, "", lambda c: {"min_games": 3}, expect(200, 403, 403, 404)),
+    ("season-detail", "delete"): (lambda c: {"pk": c.season.pk}, "", None, expect(204, 403, 403, 404)),
     ("invite-accept", "post"): (lambda c: {"code": c.invite.code}, "", None, expect(200, 200, 200, 200)),
 }  # fmt: skip
 
@@ -126,12 +138,14 @@ REFUSED_WRITES = [
 def test_a_refused_write_changes_nothing(club, role, route, method):
     before = (Player.objects.count(), Game.objects.count(), Round.objects.count(),
               sorted(Membership.objects.values_list("user_id", "role")), Game.objects.get().version,
-              club.book.invites.count(), list(LiveLink.objects.values_list("selector", flat=True)))  # fmt: skip
+              club.book.invites.count(), list(LiveLink.objects.values_list("selector", flat=True)),
+              list(Season.objects.values_list("name", "starts", "ends", "min_games", "drop_worst")))  # fmt: skip
     call(club, role, route, method)
     club.book.refresh_from_db()
     after = (Player.objects.count(), Game.objects.count(), Round.objects.count(),
              sorted(Membership.objects.values_list("user_id", "role")), Game.objects.get().version,
-             club.book.invites.count(), list(LiveLink.objects.values_list("selector", flat=True)))  # fmt: skip
+             club.book.invites.count(), list(LiveLink.objects.values_list("selector", flat=True)),
+             list(Season.objects.values_list("name", "starts", "ends", "min_games", "drop_worst")))  # fmt: skip
     assert after == before and club.book.name == "Club"
 
 

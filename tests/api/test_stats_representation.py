@@ -8,10 +8,10 @@ import pytest
 from django.utils import timezone
 from rest_framework import serializers
 
-from scorekeeper import stats
 from scorekeeper.api.serializers import LeaderboardRowSerializer, PlayerStatsSerializer
 from scorekeeper.demo import seed_games
 from scorekeeper.models import Player
+from scorekeeper.reads import stats
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db

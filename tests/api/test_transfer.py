@@ -51,7 +51,7 @@ def snapshot(scorebook):
 def test_an_export_imported_into_a_fresh_account_gives_identical_games(app):
     seed(app.user)
     exported = app.get("/api/v1/export/?format=json").json()
-    assert exported["format"] == "chicken-foot-scorekeeper" and exported["version"] == 1
+    assert exported["format"] == "chicken-foot-scorekeeper" and exported["version"] == 2
     assert exported["games"][0]["players"][1] == "Bén"
     other = app_for("fresh@example.com")
     response = other.post("/api/v1/import/", exported)

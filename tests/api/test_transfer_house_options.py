@@ -36,7 +36,7 @@ def house_games(app):
 
 def test_an_export_keeps_the_house_options_and_the_standings_they_decide(app, house_games):
     exported = app.get("/api/v1/export/?format=json").json()
-    assert exported["version"] == 1
+    assert exported["version"] == 2
     rules = {game["name"]: game["rules"] for game in exported["games"]}
     assert {name: (r["first_double"], r["rounds"], r["tie_break"]) for name, r in rules.items()} == {
         "Tied": (2, None, "most_went_out"), "Counted": (9, 2, "shared"), "Short": (9, None, "shared"),

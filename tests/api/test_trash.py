@@ -7,8 +7,9 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
-from scorekeeper import services, stats
+from scorekeeper import services
 from scorekeeper.models import Game, Membership, Player, Round, Scorebook
+from scorekeeper.reads import stats
 from tests.api.conftest import round_body, start_game
 
 pytestmark = pytest.mark.django_db

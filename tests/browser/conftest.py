@@ -1,6 +1,9 @@
 """Real Chromium (Debian's /usr/bin/chromium) driven by Playwright, at phone size, against live_server."""
 
 import os
+import signal
+import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -33,13 +36,41 @@ def browser():
         browser.close()
 
 
+class CloseHung(Exception):
+    pass
+
+
+def close_context(context, seconds: float = 30) -> None:
+    """Close a context, giving up after `seconds`: now and then Chromium never answers the close
+    of a context whose service worker is still busy (Target.disposeBrowserContext; puppeteer
+    #11627), and a test whose every check passed stalled its run for pytest-timeout's five minutes.
+    The browser goes on serving the next contexts (seen in CI), so the test's result stands and a
+    warning says what happened. pytest-timeout's own alarm is put back as it was."""
+
+    def give_up(signum, frame):
+        raise CloseHung
+
+    before = signal.signal(signal.SIGALRM, give_up)
+    pending, _interval = signal.setitimer(signal.ITIMER_REAL, seconds)
+    started = time.monotonic()
+    try:
+        context.close()
+    except CloseHung:
+        warnings.warn(f"Chromium did not close a browser context within {seconds} s; going on", stacklevel=2)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+        if pending:  # pytest-timeout's alarm, less the time spent here
+            signal.setitimer(signal.ITIMER_REAL, max(pending - (time.monotonic() - started), 0.001))
+
+
 @pytest.fixture
 def phone(browser, live_server):
     context = browser.new_context(viewport=PHONE, base_url=live_server.url, is_mobile=True, has_touch=True)
     page = context.new_page()
     page.set_default_timeout(10_000)
     yield page
-    context.close()
+    close_context(context)
 
 
 def screenshot(page, name: str) -> None:

@@ -5,13 +5,15 @@ import random
 import pytest
 from django.urls import reverse
 
-from scorekeeper import live, services
+from scorekeeper import services
 from scorekeeper.demo import play_game
 from scorekeeper.models import Invite, Scorebook
 from scorekeeper.rules.game import GameRules
+from scorekeeper.services import live as links
 from tests.browser.conftest import screenshot
 from tests.factories import PlayerFactory, UserFactory
 from tests.reliability.test_hostile_names import GET_PAGES
+from tests.seasons import make_season
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,8 +44,10 @@ def table():
     finished = services.import_game(by=user, players=ids, rules=rules, rounds=play_game(rules, ids, random.Random(3)))
     going = services.import_game(by=user, players=ids, rules=rules, rounds=play_game(rules, ids, random.Random(4))[:2])
     invite = Invite.objects.create(scorebook=Scorebook.personal_for(user), role="viewer", created_by=user)
+    book = invite.scorebook
+    season = make_season(book=book, name="This season", starts=book.today(), ends=book.today())
     objects = {"game": going.pk, "player": ids[0], "finished": finished.pk, "invite": invite.code,
-               "live": live.share(game=going, by=user).token}  # fmt: skip
+               "live": links.share(game=going, by=user).token, "season": season.pk}  # fmt: skip
     return user, objects | {"scorebook": invite.scorebook_id}
 
 

@@ -164,7 +164,10 @@ def test_the_round_entry_page_is_light_and_needs_no_other_host(phone, live_serve
     # What a server that compresses its responses (whitenoise does for static files) sends.
     compressed = sum(len(gzip.compress(r.body(), 9)) for r in seen)
     print(f"round entry page: {len(seen)} responses, {compressed} bytes compressed")
-    assert compressed <= 60 * 1024
+    # 60 KB until issue 33 (the pips box's sum, the typed list's live sum, the two phones'
+    # comparison, the outbox's seat changes): 62.7 KB then; the seat changes' module itself is
+    # loaded only by a page that has one (offline.js).
+    assert compressed <= 64 * 1024
 
 
 def test_inputs_are_labelled_thumb_sized_and_pips_bring_up_a_number_pad(phone):
@@ -174,8 +177,8 @@ def test_inputs_are_labelled_thumb_sized_and_pips_bring_up_a_number_pad(phone):
     page.locator("#enter-round").click()
     pips = page.locator("input.pips")
     expect(pips).to_have_count(3)
-    for i in range(3):
-        assert pips.nth(i).get_attribute("inputmode") == "numeric"
+    for i in range(3):  # the phone keypad with "+" (iOS's numeric one has none): "12+9+4" as counted
+        assert pips.nth(i).get_attribute("inputmode") == "tel"
     for control in page.locator("#round-form input:visible, #round-form select, #round-form button").all():
         box = control.bounding_box()
         if control.get_attribute("type") == "checkbox":

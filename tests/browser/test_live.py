@@ -7,8 +7,9 @@ import zxingcpp
 from PIL import Image
 from playwright.sync_api import expect
 
-from scorekeeper import live, services
+from scorekeeper import services
 from scorekeeper.models import LiveLink
+from scorekeeper.services import live as links
 from tests.browser.conftest import PHONE, screenshot
 from tests.browser.test_csp import log_in
 from tests.factories import UserFactory, make_game
@@ -60,6 +61,11 @@ def test_a_phone_without_an_account_follows_the_game_from_the_qr_code(phone, bro
     viewer.locator("#tv-mode").click()
     assert viewer.evaluate("getComputedStyle(document.body).fontSize") == "28px"
     screenshot(viewer, "22-live-tv")
+    viewer.reload()  # TV mode is kept on this device, its header hidden: the switch says how to leave it
+    expect(viewer.locator("#tv-mode")).to_have_text("Leave TV mode")
+    viewer.locator("#tv-mode").click()
+    expect(viewer.locator("#tv-mode")).to_have_text("TV mode")
+    assert viewer.evaluate("getComputedStyle(document.body).fontSize") != "28px"
 
     phone.reload()
     phone.once("dialog", lambda dialog: dialog.accept())
@@ -75,7 +81,7 @@ def test_a_viewer_who_chose_spanish_keeps_spanish_as_the_game_moves_on(browser, 
     """The switch's cookie chose Spanish on a phone whose browser asks for English: the sheet the
     page fetches by itself (without cookies) comes in the page's language all the same."""
     game = make_game(names=("Ann", "Ben", "Cy"), tile_set=6)
-    link = live.share(game=game, by=None)
+    link = links.share(game=game, by=None)
     table = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-US")
     table.add_cookies([{"name": "language", "value": "es", "url": live_server.url}])
     viewer = table.new_page()

@@ -30,7 +30,7 @@ def test_enter_adds_a_player_keeps_the_keyboard_and_seats_follow_the_taps(phone)
     expect(phone.locator("#sheet")).to_be_visible()
     game = Game.objects.get()
     assert [s.player.name for s in game.seats.order_by("position")] == ["Zoe", "Bob", "Ann"]
-    assert game.name  # named by the day when left empty
+    assert game.number == 1 and str(game).startswith("Game 1 · ")  # called by its number and day when left empty
 
 
 def test_same_table_as_last_time_brings_back_the_players_seats_and_rules(phone):

@@ -1,10 +1,12 @@
 """No signal at the table, in Chromium at 390x844: the sheet opens offline, rounds saved offline
 wait on the phone and reach the server once each, in order, when the connection is back."""
 
+import re
 from urllib.parse import urlparse
 
 import pytest
 from django.contrib.sessions.models import Session
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from scorekeeper import services
@@ -40,7 +42,8 @@ def sheet_kept(page, user, game):
     """Log in as `user` and open the game's sheet until the worker keeps it and its round entry,
     and nothing the page or its worker asked for is still on its way."""
     in_flight = set()
-    game_pages = (f"/games/{game.pk}/", f"/games/{game.pk}/rounds/new/")
+    seat_pages = tuple(f"/games/{game.pk}/seats/{kind}/" for kind in ("join", "leave", "take_over"))
+    game_pages = (f"/games/{game.pk}/", f"/games/{game.pk}/rounds/new/", *seat_pages)
     events = {
         "request": lambda request: urlparse(request.url).path in game_pages and in_flight.add(request),
         "requestfinished": lambda request: in_flight.discard(request),
@@ -50,9 +53,9 @@ def sheet_kept(page, user, game):
         page.context.on(event, listener)
     log_in(page, user.email)
     page.goto(f"/games/{game.pk}/")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
-    # Once in control, the worker is asked to keep this sheet and its round entry.
-    wait_until_kept(page, f"/games/{game.pk}/", f"/games/{game.pk}/rounds/new/")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    # Once in control, the worker is asked to keep this sheet, its round entry and its seat changes.
+    wait_until_kept(page, *game_pages)
     # The worker fetches both pages again: an answer still on its way would renew the CSRF cookie
     # after a test clears the cookies, and the next sign-in would fail its CSRF check.
     for _ in range(100):
@@ -89,15 +92,29 @@ def enter_round(page, values):
     page.wait_for_selector("#outbox, .messages")
 
 
+def ask(page, expression):
+    """Evaluates in the page. The page reloads itself once a sync lands: what is asked while it
+    navigates is asked again of the new page."""
+    for _ in range(3):
+        try:
+            page.wait_for_function("() => window.scorekeeperOutbox")
+            return page.evaluate(expression)
+        except PlaywrightError as error:
+            if "context was destroyed" not in str(error):
+                raise
+            page.wait_for_load_state()
+    raise AssertionError(f"the page kept navigating while asked {expression}")
+
+
 def waiting(page) -> int:
-    return page.evaluate("window.scorekeeperOutbox.all().then((items) => items.length)")
+    return ask(page, "window.scorekeeperOutbox.all().then((items) => items.length)")
 
 
 def wait_until_synced(page, seconds=40):
     for _ in range(seconds * 2):
         if waiting(page) == 0:
             return
-        page.evaluate("window.scorekeeperOutbox.sync()")  # as the page does every 15 s, or on its next visit
+        ask(page, "window.scorekeeperOutbox.sync()")  # as the page does every 15 s, or on its next visit
         page.wait_for_timeout(500)
     raise AssertionError(f"{waiting(page)} rounds still waiting")
 
@@ -114,6 +131,8 @@ def test_the_sheet_opens_offline_marked_as_possibly_out_of_date(table):
     page.reload()
     expect(page.locator("h1")).to_have_text(game.name)
     expect(page.locator("#app-status")).to_contain_text("Offline: last updated")
+    # On the 24-hour clock, as the game's history writes times: "21:57", never "09:57 PM".
+    expect(page.locator("#app-status")).to_have_text(re.compile(r"last updated [0-2][0-9]:[0-5][0-9]\."))
     screenshot(page, "40-offline-sheet")
     page.goto("/players/")  # never opened here: the offline page says so instead of an error
     expect(page.locator("h1")).to_have_text("No connection")
@@ -123,9 +142,20 @@ def test_two_rounds_saved_offline_reach_the_server_once_each_in_order_though_ans
     page, game, _ = table
     page.context.set_offline(True)
     page.reload()
-    enter_round(page, {"Ann": 0, "Ben": 9, "Cy": 14})
+    expect(page.locator("#this-round strong")).to_have_text("6-6")
+    expect(page.locator("#shuffles-next")).to_have_text("Ann shuffles next")
+    enter_round(page, {"Ann": 0, "Ben": "4+5", "Cy": 14})  # a sum as the table counts it goes as its total
     expect(page.locator(".outbox-item.waiting")).to_have_count(1)
+    expect(page.locator(".outbox-item.waiting")).to_contain_text("Ben: 9 pips")
+    # Every word of the sheet about the next round follows the round waiting on the phone: the
+    # double after it, and the next player around the table shuffles.
+    expect(page.locator("#enter-round")).to_have_text("Enter round 5-5")
+    expect(page.locator("#this-round strong")).to_have_text("5-5")
+    expect(page.locator("#shuffles-next")).to_have_text("Ben shuffles next")
     enter_round(page, {"Ann": 11, "Ben": 0, "Cy": 4})  # the form offers 5-5 now: 6-6 waits on the phone
+    expect(page.locator("#enter-round")).to_have_text("Enter round 4-4")
+    expect(page.locator("#this-round strong")).to_have_text("4-4")
+    expect(page.locator("#shuffles-next")).to_have_text("Cy shuffles next")
     items = page.locator(".outbox-item.waiting")
     expect(items).to_have_count(2)
     expect(items.nth(0)).to_contain_text("6-6")
@@ -154,7 +184,7 @@ def test_two_rounds_saved_offline_reach_the_server_once_each_in_order_though_ans
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
     wait_until_synced(page)
-    lost = page.evaluate("JSON.parse(sessionStorage.getItem('lost'))")
+    lost = ask(page, "JSON.parse(sessionStorage.getItem('lost'))")  # the page reloads itself once synced
     assert len(lost) == 2 and lost[0] == lost[1]  # the first round twice, with its one key
     assert server_rounds(page, game) == [(1, 6, [0, 9, 14]), (2, 5, [11, 0, 4])]
     page.reload()
@@ -379,3 +409,39 @@ def test_a_round_waiting_when_the_session_ends_waits_and_asks_to_log_in_again(ta
     waiting_item = page.locator(".outbox-item.waiting")
     expect(waiting_item).to_contain_text("Log in again to send it.", timeout=20_000)
     assert waiting(page) == 1 and not Round.objects.filter(game=game).exists()
+
+
+def test_a_player_seated_offline_and_the_round_after_reach_the_server_once_in_order(table):
+    page, game, _ = table
+    enter_round(page, {"Ann": 0, "Ben": 9, "Cy": 14})  # online: round 1
+    expect(page.locator("#sheet tbody tr.played")).to_have_count(1)
+    # The sheet had the worker keep its seat changes' pages: never opened, they open offline.
+    wait_until_kept(page, f"/games/{game.pk}/seats/join/", f"/games/{game.pk}/seats/leave/")
+    page.context.set_offline(True)
+    page.goto(f"/games/{game.pk}/seats/join/")
+    page.locator("#id_name").fill("Dee Newcomer")
+    page.locator("#save-seat").click()
+    page.wait_for_url(f"**/games/{game.pk}/")
+    items = page.locator(".outbox-item.waiting")
+    expect(items).to_have_count(1)
+    expect(items.first).to_contain_text("Dee Newcomer joins")
+    # The round form drawn before she joined has her row, waiting on this phone like her seat.
+    page.locator("#enter-round").click()
+    expect(page.locator("fieldset.player-row")).to_have_count(4)
+    expect(page.locator("fieldset.player-row").last).to_have_attribute("data-player", "Dee Newcomer")
+    page.goto(f"/games/{game.pk}/")
+    expect(page.locator("#shuffles-next")).to_have_text("Ben shuffles next")
+    enter_round(page, {"Ann": 5, "Ben": 0, "Cy": 4, "Dee Newcomer": 7})
+    expect(page.locator(".outbox-item.waiting")).to_have_count(2)
+    expect(page.locator("#this-round strong")).to_have_text("4-4")
+    expect(page.locator("#shuffles-next")).to_have_text("Cy shuffles next")  # Ben shuffled the round waiting
+    screenshot(page, "43-offline-seat-and-round-waiting")
+    assert game.seats.count() == 3
+
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    wait_until_synced(page)
+    names = [seat.player.name for seat in game.seats.select_related("player").order_by("position")]
+    assert names == ["Ann", "Ben", "Cy", "Dee Newcomer"]
+    assert game.seat_changes.count() == 1
+    assert server_rounds(page, game)[1] == (2, 5, [5, 0, 4, 7])

@@ -7,13 +7,16 @@ import random
 import shutil
 
 import pytest
+from django.utils import timezone
+from django.utils.formats import date_format
 from PIL import Image
 from playwright.sync_api import expect
 
-from scorekeeper import scorebooks, services
+from scorekeeper import services
 from scorekeeper.demo import play_game
 from scorekeeper.models import LiveLink, Membership
 from scorekeeper.rules.game import GameRules
+from scorekeeper.services import scorebooks
 from tests.browser.conftest import PHONE, SCREENSHOTS, screenshot
 from tests.browser.test_csp import log_in, watch_csp
 from tests.factories import PlayerFactory, UserFactory
@@ -196,11 +199,11 @@ def test_a_finished_game_becomes_a_png_of_its_card_for_a_chat(phone, live_server
 def test_the_live_link_holder_gets_the_picture_too_and_a_phone_with_a_share_sheet_shares_it_as_a_file(
     browser, live_server
 ):
-    from scorekeeper import live
+    from scorekeeper.services import live as links
 
     user = UserFactory()
     game = played(user, None, seed=8)
-    token = live.share(game=game, by=user).token
+    token = links.share(game=game, by=user).token
     context = browser.new_context(viewport=PHONE, base_url=live_server.url, is_mobile=True, has_touch=True)
     page = context.new_page()
     page.add_init_script(FAKE_SHARE + "navigator.canShare = (data) => Boolean(data.files);")
@@ -212,3 +215,21 @@ def test_the_live_link_holder_gets_the_picture_too_and_a_phone_with_a_share_shee
     assert shared["files"][0]["type"] == "image/png" and shared["files"][0]["name"].endswith(f"-{game.pk}.png")
     assert shared["files"][0]["size"] > 10_000
     context.close()
+
+
+def test_the_picture_of_a_game_whose_table_changed_keeps_each_seats_note_and_the_apps_day(phone, live_server):
+    from tests.seat_changes import changing_table
+
+    user = UserFactory()
+    game, _ids = changing_table(user)
+    phone.add_init_script(DRAWN_WORDS)
+    log_in(phone, user.email)
+    phone.goto(f"/games/{game.pk}/")
+    with phone.expect_download() as download:
+        phone.get_by_role("button", name="Picture for the chat").click()
+    shutil.copy(download.value.path(), SCREENSHOTS / "67-game-picture-seat-notes.png")
+    drawn = phone.evaluate("window.__drawn")
+    # Fay took over Ben's seat after round 2, Eve joined after round 1 with Cy's 10, Cy left after round 3.
+    assert {"for Ben from round 3", "joined after round 1: 10", "left after round 3"} <= set(drawn), drawn
+    day = date_format(timezone.localtime(game.finished_at), "D j M")
+    assert f"Game over · {day}" in drawn

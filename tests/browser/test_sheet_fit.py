@@ -79,6 +79,11 @@ def test_up_to_six_players_every_total_is_on_a_390_px_screen_without_scrolling_s
     # The full names are there for whoever needs them: each column's title and its hidden text.
     heads = page.locator("#sheet thead th.player")
     assert heads.evaluate_all("hs => hs.map(h => h.title)") == list(NAMES[:players])
+    # No head's short name is cut at its column's edge ("Grandn J."): a long word breaks, hyphenated.
+    cut = page.locator("#sheet thead th.player .who").evaluate_all(
+        "ws => ws.filter(w => w.scrollWidth > w.clientWidth).map(w => w.textContent)"
+    )
+    assert cut == []
     context.close()
 
 
@@ -114,26 +119,34 @@ def test_past_six_players_the_sheet_scrolls_sideways_inside_its_box_and_says_so(
 
 def test_a_phone_turned_sideways_shows_all_ten_totals(browser, live_server):
     context, page = open_sheet(browser, live_server, 10, viewport=LANDSCAPE)
-    page.locator("#sheet tfoot").scroll_into_view_if_needed()
     screenshot(page, "sheet-fit-10-players-landscape")
     page.locator(".sheet-box").screenshot(path="tests/screenshots/sheet-fit-10-players-landscape-table.png")
     assert page_width(page) <= LANDSCAPE["width"]
     assert page.locator(".sheet-wrap").evaluate("w => w.scrollWidth <= w.clientWidth")
+    # The sheet scrolls with the page (taller than a phone on its side): its foot brought into view.
+    page.locator("#sheet tfoot").scroll_into_view_if_needed()
     for total in page.locator("#sheet tfoot td").all():
         assert inside(total.bounding_box(), LANDSCAPE["width"], LANDSCAPE["height"]), total.inner_text()
     expect(page.locator("#sheet-more")).to_be_hidden()
     context.close()
 
 
-def test_the_header_stays_in_view_while_the_rows_scroll(browser, live_server):
+def test_the_sheet_scrolls_with_the_page_its_header_and_totals_held_in_view(browser, live_server):
+    """No box of its own to scroll inside the page (a thumb on the sheet moved the sheet, not the
+    page): the page scrolls, the players' names stay at the top of the screen, the totals at its foot."""
     context, page = open_sheet(browser, live_server, 4, viewport=LANDSCAPE)
     wrap = page.locator(".sheet-wrap")
-    wrap.scroll_into_view_if_needed()
-    assert wrap.evaluate("w => w.scrollHeight > w.clientHeight")  # the rows are taller than the box
-    wrap.evaluate("w => { w.scrollTop = w.scrollHeight; }")
-    page.wait_for_function("() => document.querySelector('.sheet-wrap').scrollTop > 0")
-    head, top = page.locator("#sheet thead th").first.bounding_box(), wrap.bounding_box()["y"]
-    assert abs(head["y"] - top) <= 2
+    assert wrap.evaluate("w => getComputedStyle(w).overflowY") == "visible"
+    assert wrap.evaluate("w => w.scrollHeight <= w.clientHeight")  # every row in the page, none hidden in a box
+    assert page.evaluate("document.documentElement.scrollHeight > innerHeight")  # the page is what scrolls
+    first_row = page.locator("#sheet tbody tr").first.bounding_box()
+    page.mouse.wheel(0, first_row["y"] + 4 * first_row["height"])
+    page.wait_for_function(f"() => scrollY > {first_row['y']}")
+    head = page.locator("#sheet thead th").first.bounding_box()
+    assert abs(head["y"]) <= 2  # held at the top of the screen
+    total = page.locator("#sheet tfoot td").first.bounding_box()
+    assert total["y"] + total["height"] <= LANDSCAPE["height"] + 1  # the totals in view too
+    screenshot(page, "sheet-scrolls-with-the-page")
     context.close()
 
 

@@ -5,8 +5,9 @@ at once, not one row."""
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper import live, services
+from scorekeeper import services
 from scorekeeper.rules.rounds import EntryInput
+from scorekeeper.services import live as links
 from tests.browser.conftest import screenshot
 from tests.factories import UserFactory, make_game
 
@@ -25,7 +26,7 @@ def shared_game():
     for double, pips in ((12, [0, 9, 14, 22, 5, 31]), (11, [12, 0, 3, 8, 40, 6])):
         services.record_round(game=game, starting_double=double, by=user, entries=[
             EntryInput(player=p, pips=v, went_out=v == 0) for p, v in zip(players, pips, strict=True)])  # fmt: skip
-    return game, user, live.share(game=game, by=user)
+    return game, user, links.share(game=game, by=user)
 
 
 def inside(page, selector) -> bool:
@@ -50,7 +51,7 @@ def test_tv_mode_shows_every_standing_and_keeps_the_stopped_badge_on_screen(brow
             box = rows.nth(index).bounding_box()
             assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], (screen, index, box)
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
-        live.revoke(game=game)
+        links.revoke(game=game)
         expect(page.locator("#live-status")).to_have_attribute("data-state", "gone", timeout=15_000)
         assert inside(page, "#live-status")
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]

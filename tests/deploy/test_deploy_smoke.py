@@ -15,22 +15,29 @@ from tests.reliability.served import request
 
 PASSWORD = "domino-night-77"
 JSON = {"Content-Type": "application/json", "Accept": "application/json"}
+# How long a step may wait for the nodes, the page's actions and the assertions (expect) alike:
+# expect has its own default of 5 s whatever the page's is. A sign-up or a sign-in hashes its
+# password at production cost (PBKDF2, 1.5 million iterations; the test suite's settings use MD5),
+# which on a CI machine whose 2 cores are shared took up to 11 s a request.
+TIMEOUT = 30_000
 
 
 @pytest.fixture(scope="module")
 def chromium():
     from playwright.sync_api import sync_playwright
 
+    expect.set_options(timeout=TIMEOUT)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
         yield browser
         browser.close()
+    expect.set_options(timeout=None)  # Playwright's own default again
 
 
 def phone(chromium, **options):
     context = chromium.new_context(viewport=PHONE, is_mobile=True, has_touch=True, **options)
     page = context.new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(TIMEOUT)
     return page
 
 
@@ -86,7 +93,7 @@ def test_a_phone_signs_up_and_logs_in_on_one_node_and_plays_on_the_other_then_of
     page.goto(f"{first}{game_path}")
     enter_round(page, {"Ann": {"pips": 0, "went_out": True}, "Ben": {"pips": 12}, "Cy": {"pips": 9}})
     expect(page.locator("#sheet tfoot")).to_contain_text("12")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     page.goto(f"{first}{game_path}")  # visited under the worker's control: kept
     page.wait_for_timeout(1000)
     screenshot(page, "deploy-01-sheet")

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from tests.reliability.served import Server, app_env, free_port, fresh_database_url, manage, request
+from tests.reliability.served import Server, app_env, free_port, request
 
 
 class Proxy:
@@ -59,11 +59,9 @@ class Proxy:
 
 
 @pytest.fixture
-def served_through_proxy(postgres_only, tmp_path, static_root):
-    direct = fresh_database_url(tmp_path, "scorekeeper_outage")
+def served_through_proxy(postgres_only, tmp_path, static_root, migrated):
+    direct = migrated.url(tmp_path, "outage")  # migrated, cache table made
     env = app_env(direct, STATIC_ROOT=str(static_root))
-    manage(env, "migrate", "--noinput")
-    manage(env, "createcachetable")
     port = free_port()
     proxy = Proxy(port, ("127.0.0.1", 5432))
     server = Server({**env, "DATABASE_URL": direct.replace(":5432/", f":{port}/")})

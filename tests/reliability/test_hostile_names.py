@@ -2,16 +2,19 @@
 
 import random
 import re
+from datetime import timedelta
 from html.parser import HTMLParser
 
 import pytest
 from django.urls import reverse
 
-from scorekeeper import live, services
+from scorekeeper import services
 from scorekeeper.demo import play_game
 from scorekeeper.models import Invite, Scorebook
 from scorekeeper.rules.game import GameRules
+from scorekeeper.services import live as links
 from tests.factories import PlayerFactory
+from tests.seasons import make_season
 from tests.views.test_page_roles import PAGES
 
 # Every page a member can read, with the objects it needs (the role matrix lists them all).
@@ -23,6 +26,7 @@ GET_PAGES = {
     "game_sheet": lambda o: {"pk": o["game"]},
     "home_games": lambda o: {},
     "record_round": lambda o: {"pk": o["game"]},
+    "seat_change": lambda o: {"pk": o["game"], "kind": "take_over"},
     "edit_round": lambda o: {"pk": o["game"], "number": 1},
     "history": lambda o: {},
     "players": lambda o: {},
@@ -34,6 +38,8 @@ GET_PAGES = {
     "scorebook": lambda o: {"pk": o["scorebook"]},
     "invite": lambda o: {"code": o["invite"]},
     "trash": lambda o: {"pk": o["scorebook"]},
+    "seasons": lambda o: {"pk": o["scorebook"]},
+    "season": lambda o: {"pk": o["season"]},
     "live": lambda o: {"token": o["live"]},
     "live_sheet": lambda o: {"token": o["live"]},
 }
@@ -85,9 +91,12 @@ def hostile_book(user):
     players[0].user = user  # "this is me": My stats shows the name too
     players[0].save()
     invite = Invite.objects.create(scorebook=book, role="viewer", created_by=user)
-    link = live.share(game=going, by=user)
+    link = links.share(game=going, by=user)
+    # A season around today, named as badly: the leaderboard shows its table too.
+    today = book.today()
+    season = make_season(book=book, name=HOSTILE[1], starts=today.replace(day=1), ends=today + timedelta(days=60))
     return {"game": going.pk, "player": ids[0], "finished": finished.pk, "scorebook": book.pk, "invite": invite.code,
-            "live": link.token}  # fmt: skip
+            "live": link.token, "season": season.pk}  # fmt: skip
 
 
 def test_every_page_a_member_reads_is_in_the_list():
@@ -142,7 +151,7 @@ def test_charts_carry_no_script_and_no_inline_style(client, user, hostile_book):
 def test_the_chart_stylesheet_is_what_pygal_would_inline():
     from pathlib import Path
 
-    from scorekeeper import charts
+    from scorekeeper.reads import charts
 
-    served = (Path(charts.__file__).parent / "static" / "scorekeeper" / "charts.css").read_text()
+    served = (Path(charts.__file__).parent.parent / "static" / "scorekeeper" / "charts.css").read_text()
     assert served.split("\n", 1)[1] == charts.stylesheet()

@@ -4,8 +4,8 @@ import pytest
 from django.test import Client, RequestFactory
 
 from accounts.adapter import AccountAdapter
-from scorekeeper import live
-from scorekeeper.proxies import client_address
+from scorekeeper.http.proxies import client_address
+from scorekeeper.reads import live
 from tests.api.conftest import app_for, start_game
 
 PROXY = "10.0.0.2"  # the address every request arrives from behind a PaaS router

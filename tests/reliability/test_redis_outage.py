@@ -1,13 +1,14 @@
 """A real Redis killed under a served app: sign-up, log-in and the limits keep answering."""
 
 import json
+import signal
 import subprocess
 import time
 
 import pytest
 
-from scorekeeper.cache import PAUSE
-from tests.reliability.served import Server, app_env, free_port, fresh_database_url, manage, request
+from scorekeeper.caches.backends import PAUSE
+from tests.reliability.served import Server, app_env, free_port, request
 
 pytestmark = pytest.mark.django_db
 
@@ -40,13 +41,15 @@ class RedisServer:
 
 
 @pytest.fixture
-def redis_and_app(tmp_path, static_root):
+def redis_and_app(tmp_path, static_root, migrated):
     redis = RedisServer()
-    env = app_env(fresh_database_url(tmp_path, "scorekeeper_redis_down"), STATIC_ROOT=str(static_root))
+    env = app_env(migrated.url(tmp_path, "redis_down"), STATIC_ROOT=str(static_root))  # migrated, cache table made
     env["REDIS_URL"] = redis.url
-    manage(env, "migrate", "--noinput")
-    manage(env, "createcachetable")
-    server = Server(env)
+    try:
+        server = Server(env)
+    except BaseException:
+        redis.kill()  # not left running when the app does not start
+        raise
     yield redis, server
     server.stop()
     redis.kill()
@@ -116,5 +119,111 @@ def test_redis_is_used_again_once_it_is_back(redis_and_app):
             time.sleep(0.5)
         else:
             pytest.fail("Redis was never used again")
+    finally:
+        revived.kill()
+
+
+def _signed_in_poll(server):
+    """A new account's app token, its game, and the game's ETag, read once in full and once from the cache."""
+    status, _, body = post(server, "/_allauth/app/v1/auth/signup", {"email": EMAIL, "password": PASSWORD})
+    assert status == 200, body
+    auth = {"X-Session-Token": body["meta"]["session_token"], **JSON}
+    ids = []
+    for name in ("Ann", "Ben"):
+        status, _, made = request(f"{server.url}/api/v1/players/", "POST", json.dumps({"name": name}).encode(), auth)
+        ids.append(json.loads(made)["id"])
+    status, _, made = request(f"{server.url}/api/v1/games/", "POST", json.dumps({"players": ids}).encode(), auth)
+    game = json.loads(made)["id"]
+    url = f"{server.url}/api/v1/games/{game}/"
+    etag = request(url, headers=auth)[1]["ETag"]
+    assert request(url, headers={**auth, "If-None-Match": etag})[0] == 304
+    return auth, url, etag
+
+
+def test_a_sign_out_while_redis_is_frozen_stays_signed_out_once_it_resumes(redis_and_app):
+    """The cache could not be told of the sign-out: it trusts nothing it held before, once back."""
+    redis, server = redis_and_app
+    auth, url, etag = _signed_in_poll(server)
+    redis.process.send_signal(signal.SIGSTOP)
+    try:
+        status, _, _ = request(f"{server.url}/_allauth/app/v1/auth/session", "DELETE", None, auth)
+        assert status == 401  # allauth: signed out, in the database
+    finally:
+        redis.process.send_signal(signal.SIGCONT)
+    time.sleep(2)  # the stale window the issue allows
+    answers = [request(url, headers={**auth, "If-None-Match": etag})[0] for _ in range(5)]
+    assert answers == [401] * 5
+
+
+def test_a_round_saved_while_redis_is_frozen_is_not_answered_304_once_it_resumes(redis_and_app):
+    redis, server = redis_and_app
+    auth, url, etag = _signed_in_poll(server)
+    game = json.loads(request(url, headers=auth)[2])
+    body = {
+        "starting_double": 12,
+        "entries": [
+            {"player": game["players"][0]["id"], "pips": 0, "went_out": True},
+            {"player": game["players"][1]["id"], "pips": 20},
+        ],
+    }
+    redis.process.send_signal(signal.SIGSTOP)
+    try:
+        saved = request(f"{url}rounds/", "POST", json.dumps(body).encode(), auth)
+        assert saved[0] == 201, saved[2]
+    finally:
+        redis.process.send_signal(signal.SIGCONT)
+    time.sleep(2)
+    assert [request(url, headers={**auth, "If-None-Match": etag})[0] for _ in range(3)] == [200] * 3
+
+
+def test_a_member_removed_while_redis_is_frozen_is_refused_once_it_resumes(redis_and_app):
+    redis, server = redis_and_app
+    owner, _url, _etag = _signed_in_poll(server)
+    _, _, body = post(server, "/_allauth/app/v1/auth/signup", {"email": "member@example.com", "password": PASSWORD})
+    member = {"X-Session-Token": body["meta"]["session_token"], **JSON}
+
+    def call(method, path, payload=None, who=owner):
+        status, _, body = request(f"{server.url}{path}", method, payload and json.dumps(payload).encode(), who)
+        return status, json.loads(body or b"{}")
+
+    book = call("POST", "/api/v1/scorebooks/", {"name": "Club"})[1]
+    code = call("POST", f"/api/v1/scorebooks/{book['id']}/invites/", {"role": "scorer"})[1]["code"]
+    assert call("POST", f"/api/v1/invites/{code}/accept/", who=member)[0] == 200
+    ids = [call("POST", "/api/v1/players/", {"name": n, "scorebook": book["id"]})[1]["id"] for n in ("C", "D")]
+    game = call("POST", "/api/v1/games/", {"scorebook": book["id"], "players": ids})[1]
+    url = f"{server.url}/api/v1/games/{game['id']}/"
+    etag = request(url, headers=member)[1]["ETag"]
+    assert request(url, headers={**member, "If-None-Match": etag})[0] == 304
+    redis.process.send_signal(signal.SIGSTOP)
+    try:
+        member_pk = call("GET", "/api/v1/me/", who=member)[1]["id"]
+        assert call("DELETE", f"/api/v1/scorebooks/{book['id']}/members/{member_pk}/")[0] == 204
+    finally:
+        redis.process.send_signal(signal.SIGCONT)
+    time.sleep(2)
+    assert [request(url, headers={**member, "If-None-Match": etag})[0] for _ in range(5)] == [404] * 5
+
+
+def test_after_an_empty_restart_a_round_saved_while_redis_was_down_is_never_answered_304(redis_and_app):
+    redis, server = redis_and_app
+    auth, url, etag = _signed_in_poll(server)
+    game = json.loads(request(url, headers=auth)[2])
+    body = {
+        "starting_double": 12,
+        "entries": [
+            {"player": game["players"][0]["id"], "pips": 0, "went_out": True},
+            {"player": game["players"][1]["id"], "pips": 20},
+        ],
+    }
+    redis.kill()
+    assert request(f"{url}rounds/", "POST", json.dumps(body).encode(), auth)[0] == 201
+    assert request(url, headers={**auth, "If-None-Match": etag})[0] == 200  # the database answers meanwhile
+    revived = RedisServer(redis.port)
+    try:
+        time.sleep(2)
+        deadline = time.monotonic() + 2 * PAUSE  # the app tries Redis again once its pause is over
+        while time.monotonic() < deadline:
+            assert request(url, headers={**auth, "If-None-Match": etag})[0] == 200
+            time.sleep(0.2)
     finally:
         revived.kill()

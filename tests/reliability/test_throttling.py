@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tests.reliability.served import Server, app_env, fresh_database_url, manage, request
+from tests.reliability.served import Server, app_env, request
 
 pytestmark = pytest.mark.django_db
 
@@ -12,16 +12,17 @@ EMAIL, PASSWORD = "target@example.com", "correct-horse-42"
 
 
 @pytest.fixture
-def two_servers(tmp_path, static_root):
+def two_servers(tmp_path, static_root, migrated):
     """Two gunicorn processes (a worker each) over one database, as two workers of one site."""
-    env = app_env(fresh_database_url(tmp_path, "scorekeeper_throttle"), STATIC_ROOT=str(static_root))
-    manage(env, "migrate", "--noinput")
-    manage(env, "createcachetable")
-    manage(env, "shell", "-c", f"from accounts.models import User; User.objects.create_user('{EMAIL}', '{PASSWORD}')")
-    servers = [Server(env), Server(env)]
-    yield servers
-    for server in servers:
-        server.stop()
+    user = ("shell", "-c", f"from accounts.models import User; User.objects.create_user('{EMAIL}', '{PASSWORD}')")
+    env = app_env(migrated.url(tmp_path, "throttle", user), STATIC_ROOT=str(static_root))  # migrated, with the user
+    servers = []
+    try:
+        servers += [Server(env), Server(env)]
+        yield servers
+    finally:
+        for server in servers:  # the first one too when the second does not start
+            server.stop()
 
 
 def app_login(server, password):

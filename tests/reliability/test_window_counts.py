@@ -8,7 +8,7 @@ from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
 from redis.connection import Connection
 
-from scorekeeper.cache import RedisWithFallback, hit, hit_then_follow
+from scorekeeper.caches.backends import RedisWithFallback, hit, hit_then_follow
 from tests.reliability.test_redis_outage import RedisServer
 
 
@@ -66,7 +66,7 @@ def test_through_djangos_cache_proxy_the_redis_calls_are_the_one_round_trip_ones
     redis = RedisServer()
     try:
         settings.CACHES = settings.CACHES | {
-            "default": {"BACKEND": "scorekeeper.cache.RedisWithFallback", "LOCATION": redis.url}
+            "default": {"BACKEND": "scorekeeper.caches.backends.RedisWithFallback", "LOCATION": redis.url}
         }
         from django.core.cache import cache  # a ConnectionProxy, not the RedisWithFallback itself
 
@@ -89,3 +89,39 @@ def test_any_other_cache_looks_a_live_poll_up_the_same_way():
     count, values, game = hit_then_follow(cache, "rate", 61, ["link", "absent"], "link-game", "game:")
     assert (count, values, game) == (1, [("digest", 7, "stamp"), None], (3, "stamp"))
     assert hit_then_follow(cache, "rate", 61, [], "nowhere", "game:") == (2, [], None)
+
+
+def test_a_polls_read_follows_the_sessions_account_in_one_round_trip_and_makes_nothing():
+    """peek: the script the first time a process sees a pointer, then one MGET with the account's
+    stamp guessed from it; a pointer that now names another account is followed anew, never
+    answered with the guessed one's stamp."""
+    redis = RedisServer()
+    try:
+        cache = RedisWithFallback(redis.url, {"OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}})
+        cache.set_many({"epoch": 2, "session": "s1", "session-user": 7, "entry": (2, "s1", "a7", 5)})
+        cache.set_many({"account:7": "a7", "account:8": "a8"})
+        keys = ["epoch", "session", "session-user", "absent", "entry"]
+        expected = ([2, "s1", 7, None, (2, "s1", "a7", 5)], "a7")
+        # The first time: the script's digest sent, Redis does not know it, the script loaded and run.
+        assert round_trips(cache, lambda: cache.peek(keys, 2, "account:")) == (3, expected)
+        assert round_trips(cache, lambda: cache.peek(keys, 2, "account:")) == (1, expected)  # the MGET
+        cache.set("session-user", 8)
+        trips, (values, followed) = round_trips(cache, lambda: cache.peek(keys, 2, "account:"))
+        assert (trips, values[2], followed) == (2, 8, "a8")  # the guess was 7: the script follows 8
+        cache.delete("account:8")
+        assert cache.peek(keys, 2, "account:")[1] is None
+        cache.delete("session-user")
+        assert cache.peek(keys, 2, "account:") == ([2, "s1", None, None, (2, "s1", "a7", 5)], None)
+        dbsize = subprocess.run(["redis-cli", "-p", str(redis.port), "dbsize"], capture_output=True, text=True)
+        assert int(dbsize.stdout) == 4  # epoch, session, entry, account:7: nothing made
+    finally:
+        redis.kill()
+
+
+def test_any_other_cache_reads_a_poll_the_same_way():
+    from scorekeeper.caches import kept
+
+    kept._cache().set_many({"epoch": 2, "session-user": 7, "account:7": "a7"})
+    keys = ["epoch", "session-user", "absent"]
+    assert kept.peek(keys, 1, "account:") == ([2, 7, None], "a7")
+    assert kept.peek(keys, 2, "account:") == ([2, 7, None], None)

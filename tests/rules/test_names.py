@@ -31,6 +31,17 @@ def test_a_one_word_name_and_a_longer_one_with_the_same_start_keep_their_short_f
     assert short_names(["Maria", "Maria Fernandez"]) == ["Maria", "Maria F."]
 
 
+def test_the_first_word_stays_whole_and_the_others_give_their_initials():
+    """Never "Grand J.": a first word is never cut short of FIRST_WORD letters, and two names that
+    start alike ("María José", "María Luisa") stay apart by their initials."""
+    names = ["Grandma Josefina", "María José", "María Luisa", "Uncle Bartholomew", "Ólafur Þórðarson"]
+    assert short_names(names) == ["Grandma J.", "María J.", "María L.", "Uncle B.", "Ólafur Þ."]
+
+
+def test_maria_jose_and_maria_luisa_at_one_table_with_a_maria_jimenez():
+    assert short_names(["María José", "María Luisa", "María Jiménez"]) == ["María Jo.", "María L.", "María Ji."]
+
+
 def test_a_long_first_word_is_cut_with_an_ellipsis():
     assert short_names(["Bartholomew-Alexander", "Wolfeschlegelsteinhausen Berger"]) == [
         "Bartholome…",

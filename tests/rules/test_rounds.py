@@ -144,6 +144,14 @@ def test_7_pips_are_required_unless_tiles_are_listed():
     assert codes(rejected([out(1), entry(2), entry(3, 4)])) == {"pips_required"}
 
 
+def test_7_the_player_who_went_out_needs_no_pips_they_hold_nothing():
+    scored = score_round(D12, 12, SEATS, [entry(1, went_out=True), entry(2, 5), entry(3, 4)])
+    assert [(e.pips, e.score) for e in scored.entries] == [(0, 0), (5, 5), (4, 4)]
+    ended = score_round(D12, 12, SEATS, [entry(1, went_out=True, ended_on_double=True), entry(2, 5), entry(3, 4)])
+    assert (ended.entries[0].pips, ended.entries[0].score) == (0, 50)
+    assert codes(rejected([entry(1, went_out=True), entry(2), entry(3, 4)])) == {"pips_required"}  # Ben's
+
+
 # 8. k tiles must be able to hold the pips.
 def test_8_the_worked_example_one_tile_cannot_hold_24_pips():
     errors = rejected([out(1), entry(2, 24, tiles_left=1), entry(3, 4)])

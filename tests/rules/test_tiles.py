@@ -17,6 +17,7 @@ from scorekeeper.rules.tiles import (
     hand_range,
     max_hand_pips,
     parse_tile,
+    picker,
     set_pips,
     split_tiles,
     tile_count,
@@ -132,3 +133,15 @@ def test_the_grammar_the_page_scripts_read_is_the_one_the_server_parses_with():
         assert parse_tile(f"3{dash}4", 9) == Tile(4, 3)
     with pytest.raises(TileError):
         parse_tile("3\u20154", 9)  # a horizontal bar is not among the dashes
+
+
+@pytest.mark.parametrize("highest", SUPPORTED_SETS)
+def test_the_picker_hands_the_scripts_each_tile_with_its_pips_the_double_blank_and_the_tile_on_the_table(highest):
+    data = picker(highest)
+    assert json.loads(json.dumps(data)) == data  # plain data, as a page's JSON block carries it
+    tiles = sorted(all_tiles(highest), reverse=True)  # highest first, as the picker lays them out
+    assert data["tiles"] == [[str(tile), tile.pips] for tile in tiles]
+    assert [parse_tile(name, highest).pips for name, _pips in data["tiles"]] == [pips for _name, pips in data["tiles"]]
+    assert data["tiles"][0] == [f"{highest}-{highest}", 2 * highest] and data["tiles"][-1] == ["0-0", 0]
+    assert data["double_blank"] == str(DOUBLE_BLANK)
+    assert data["on_table"] == {str(d): f"{d}-{d}" for d in range(highest + 1)}

@@ -39,6 +39,7 @@ def test_a_password_reset_sends_an_email_with_a_link(client, user):
     assert response.status_code == 302
     assert len(mail.outbox) == 1 and user.email in mail.outbox[0].to
     assert "/accounts/password/reset/key/" in mail.outbox[0].body
+    assert mail.outbox[0].body.startswith("Hello from Chicken Foot Scorekeeper!")  # the app, not the host's name
 
 
 def test_the_account_pages_use_the_site_layout(client):

@@ -6,7 +6,7 @@ import pytest
 from django.templatetags.static import static
 from django.test import Client
 
-from scorekeeper import live
+from scorekeeper.services import live as links
 from tests.api.conftest import app_for
 from tests.factories import UserFactory, make_game
 
@@ -20,7 +20,7 @@ def table():
     """A member with a game shared on a live link, signed in on a browser and on the app."""
     user = UserFactory()
     game = make_game(owner=user, tile_set=6)
-    token = live.share(game=game, by=user).token
+    token = links.share(game=game, by=user).token
     member = Client()
     member.force_login(user)
     app = app_for("app@example.com")

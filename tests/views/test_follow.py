@@ -10,10 +10,11 @@ from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
-from scorekeeper import scorebooks, services
+from scorekeeper import services
 from scorekeeper.models import Game, Membership, Player, Role, Round, Scorebook
 from scorekeeper.rules.game import GameRules
 from scorekeeper.rules.rounds import EntryInput
+from scorekeeper.services import scorebooks
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -81,8 +82,9 @@ def test_an_unchanged_game_costs_two_queries_and_a_change_elsewhere_is_a_200_tel
     bea = Membership.objects.get(scorebook=game.scorebook, role=Role.SCORER).user
     record(game, players, 6, (5, 9), by=bea)
     # 1 the session, 2 the user with the game's version and role, 3 the game with the role, 4 seats +
-    # players, 5 rounds, 6 entries, 7-8 the history of the game and of its rounds (corrections, notices)
-    with django_assert_num_queries(8):
+    # players, 5 rounds, 6 entries, 7-9 the history of the game, its rounds and its seat changes
+    # (corrections, notices)
+    with django_assert_num_queries(9):
         changed = ann.get(sheet_url(game), headers={"If-None-Match": etag})
     assert changed.status_code == 200 and changed["ETag"] != etag
     text = changed.content.decode()

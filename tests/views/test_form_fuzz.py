@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from accounts.models import User
-from scorekeeper import scorebooks
 from scorekeeper.models import Game, IdempotencyKey, Invite, Membership, Player, Round, Scorebook
+from scorekeeper.services import scorebooks
 from tests.factories import UserFactory, make_game
 from tests.views.test_pages import play_round
 

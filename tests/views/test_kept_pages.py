@@ -1,4 +1,4 @@
-"""A game's sheet page kept whole in the shared cache (scorekeeper.pagecache): sent again for two
+"""A game's sheet page kept whole in the shared cache (scorekeeper.caches.pages): sent again for two
 queries while the game stays as it was, never to someone the database no longer lets in, always
 with the request's own CSRF token, drawn again whenever anything it shows changes."""
 
@@ -11,8 +11,12 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from scorekeeper import follow, live, pagecache, scorebooks, services
+from scorekeeper import services
+from scorekeeper.caches import pages as pagecache
 from scorekeeper.models import Game, Role
+from scorekeeper.reads import follow
+from scorekeeper.services import live as links
+from scorekeeper.services import scorebooks
 from tests.roles import make_club, round_entries
 
 pytestmark = pytest.mark.django_db
@@ -113,7 +117,7 @@ def test_stopping_and_making_the_live_link_draw_the_page_again(club):
     assert owner.post(reverse("revoke_share", args=[club.game.pk])).status_code == 302
     stopped = sheet(owner, club)
     assert club.live.token not in stopped and 'id="make-live"' in stopped
-    link = live.share(game=Game.objects.get(pk=club.game.pk), by=club.users["owner"])
+    link = links.share(game=Game.objects.get(pk=club.game.pk), by=club.users["owner"])
     assert link.token in sheet(owner, club)
 
 

@@ -9,7 +9,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scorekeeper import offline, services
+from scorekeeper import services
+from scorekeeper.http import offline
 from scorekeeper.models import IdempotencyKey, Membership, Round
 from scorekeeper.rules.rounds import EntryInput
 from tests.factories import UserFactory, make_game

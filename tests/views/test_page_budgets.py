@@ -3,6 +3,7 @@
 Each budget lists its queries; a page that starts to grow with the data fails here."""
 
 import random
+from datetime import timedelta
 
 import pytest
 from django.test import Client
@@ -12,6 +13,7 @@ from scorekeeper.demo import deal_round, seed_games
 from scorekeeper.models import Game
 from scorekeeper.rules.game import GameRules
 from tests.factories import PlayerFactory, UserFactory
+from tests.seasons import make_season
 
 pytestmark = pytest.mark.django_db
 
@@ -29,9 +31,15 @@ def table(request):
     for double in range(12, 12 - request.param // 2, -1):  # 1 or 10 rounds in progress
         game = Game.objects.get(pk=game.pk)
         services.record_round(game=game, starting_double=double, entries=deal_round(game.rules, ids, double, rng))
+    # A season over every seeded game, ended yesterday, and the one holding today.
+    book = game.scorebook
+    today = book.today()
+    make_season(book=book, name="Past", starts=today - timedelta(days=800), ends=today - timedelta(days=1))
+    season = make_season(book=book, name="Now", starts=today, ends=today + timedelta(days=30))
     client = Client()
     client.force_login(user)
     client.get("/")  # the session is warm, as at a table
+    client.ids = {"season": season.pk, "book": book.pk}
     return client, game, players[0]
 
 
@@ -40,15 +48,16 @@ BUDGETS = {
     # with), 5 games in progress, 6 their seats + players, 7 recent finished games, 8 their seats + players
     "home": ("/", 8),
     # (2 the user with the game's version and their role) 3 game with role, 4 seats + players,
-    # 5 rounds, 6 entries, 7 live link, 8-9 history of the game and of its rounds (to mark corrections
-    # on the sheet, and the latest changes the page has seen). Opened again at the same version: 2
-    # (the page is kept, tests/views/test_kept_pages.py)
-    "sheet": ("/games/{game}/", 9),
+    # 5 rounds, 6 entries, 7 live link, 8-10 history of the game, of its rounds and of its seat changes
+    # (to mark corrections on the sheet, and the latest changes the page has seen; the same with seat
+    # changes or without). Opened again at the same version: 2 (the page is kept,
+    # tests/views/test_kept_pages.py)
+    "sheet": ("/games/{game}/", 10),
     # 3 game with role (and its saved state: the open doubles, the next round's number), 4 seats +
     # players, 5 the keys of the game's latest changes (the page follows the game and tells what is new)
     "round entry": ("/games/{game}/rounds/new/", 5),
-    # 3 game with role, 4 the game's history rows, 5 its rounds' history rows
-    "game history": ("/games/{game}/history/", 5),
+    # 3 game with role, 4 the game's history rows, 5 its rounds' history rows, 6 its seat changes'
+    "game history": ("/games/{game}/history/", 6),
     # 3 current scorebook, 4 count, 5 a page of games, 6 their seats + players
     "past games": ("/history/", 6),
     # 3 current scorebook, 4 its players
@@ -59,10 +68,14 @@ BUDGETS = {
     # 10 has games, 11 recent games, 12 their seats
     "player": ("/players/{player}/", 12),
     # 3 current scorebook, 4 its players with their ratings and game counts (a subquery of the same
-    # query: the ratings in words), 5 their per-set records
-    "leaderboard": ("/leaderboard/", 5),
+    # query: the ratings in words), 5 their per-set records, 6 the season holding today, 7 its tallies (its table)
+    "leaderboard": ("/leaderboard/", 7),
+    # 3 the season with the reader's role and its scorebook, 4 its tallies (its table)
+    "season": ("/seasons/{season}/", 4),
+    # 3 the scorebook with the reader's role, 4 its seasons, 5 the tallies of the one ended (its champions)
+    "seasons": ("/scorebooks/{book}/seasons/", 5),
     # For comparison, the API's game detail: 3 game, 4 seats + players, 5 rounds, 6 entries (the sheet
-    # page reads the same rows plus the live link and the history: 9 against 6).
+    # page reads the same rows plus the live link and the history: 10 against 6).
     "api game": ("/api/v1/games/{game}/", 6),
 }
 
@@ -72,7 +85,7 @@ def test_every_page_runs_a_fixed_number_of_queries(table, page, django_assert_nu
     client, game, player = table
     path, budget = BUDGETS[page]
     with django_assert_num_queries(budget):  # SESSION: queries 1 and 2 of every budget
-        response = client.get(path.format(game=game.pk, player=player.pk))
+        response = client.get(path.format(game=game.pk, player=player.pk, **client.ids))
     assert response.status_code == 200
 
 

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, get_resolver, reverse
 
-from scorekeeper.models import Game, LiveLink, Membership, Player, Round
+from scorekeeper.models import Game, LiveLink, Membership, Player, Round, Season
 from tests.roles import ROLES, expect, make_club
 
 pytestmark = pytest.mark.django_db
@@ -28,6 +28,7 @@ PAGES = {
     "game_sheet": ("get", GAME, None, expect(200, 200, 200, 404)),  # what a member's sheet redraws
     "home_games": ("get", NONE, None, expect(200, 200, 200, 200)),  # what the home page redraws: your own
     "record_round": ("get", GAME, None, expect(200, 200, 403, 404)),
+    "seat_change": ("get", lambda c: {"pk": c.game.pk, "kind": "join"}, None, expect(200, 200, 403, 404)),
     "edit_round": ("get", lambda c: {"pk": c.game.pk, "number": 1}, None, expect(200, 200, 403, 404)),
     "history": ("get", NONE, None, expect(200, 200, 200, 200)),
     "players": ("get", NONE, None, expect(200, 200, 200, 200)),
@@ -45,6 +46,8 @@ PAGES = {
     "restore_round": ("post", GAME, {}, expect(302, 302, 403, 404)),
     "rename_game": ("post", GAME, {"name": "Friday"}, expect(302, 302, 403, 404)),
     "rematch": ("post", GAME, {}, expect(302, 302, 403, 404)),
+    "undo_seat_change": ("post", GAME, {}, expect(302, 302, 403, 404)),
+    "finish_game": ("post", GAME, {}, expect(302, 302, 403, 404)),  # no version: a message, nothing ended
     "delete_game": ("post", GAME, {}, expect(302, 302, 403, 404)),
     "delete_player": ("post", lambda c: {"pk": c.spare.pk}, {}, expect(302, 302, 403, 404)),
     "link_player": ("post", lambda c: {"pk": c.players[0].pk}, {"me": "1"}, expect(302, 302, 302, 404)),
@@ -59,6 +62,9 @@ PAGES = {
     ),
     "delete_scorebook": ("post", BOOK, {}, expect(302, 403, 403, 404)),
     "trash": ("get", BOOK, None, expect(200, 403, 403, 404)),
+    "seasons": ("get", BOOK, None, expect(200, 200, 200, 404)),
+    "season": ("get", lambda c: {"pk": c.season.pk}, None, expect(200, 200, 200, 404)),
+    "delete_season": ("post", lambda c: {"pk": c.season.pk}, {}, expect(302, 403, 403, 404)),
     "restore_game": ("post", GAME, {}, expect(404, 404, 404, 404)),  # nothing in the trash: see tests/test_trash.py
     "share_game": ("post", GAME, {}, expect(302, 302, 403, 404)),
     "export": ("get", lambda c: {}, None, expect(200, 200, 200, 200)),  # each gets what they can see
@@ -119,7 +125,8 @@ def snapshot(club):
             game.version, game.name, club.book.name, club.book.invites.count(),
             sorted(Membership.objects.values_list("user_id", "role")),
             list(LiveLink.objects.values_list("selector", flat=True)),
-            list(Player.objects.values_list("user_id", flat=True)))  # fmt: skip
+            list(Player.objects.values_list("user_id", flat=True)),
+            list(Season.objects.values_list("name", "starts", "ends", "min_games", "drop_worst")))  # fmt: skip
 
 
 REFUSED_WRITES = [

@@ -5,9 +5,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from scorekeeper import live, services
+from scorekeeper import services
 from scorekeeper.models import Game, Player, Round
 from scorekeeper.rules.rounds import EntryInput
+from scorekeeper.services import live as links
 from tests.factories import PlayerFactory, UserFactory, make_game
 
 pytestmark = pytest.mark.django_db
@@ -243,7 +244,7 @@ def test_bringing_back_a_round_with_a_malformed_version_is_refused_and_brings_ba
 def test_a_finished_sheet_says_how_the_game_ended_in_the_readers_language(client, user):
     game = make_game(owner=user, tile_set=6, target_score=20)
     play_round(game, pips=(25, 4))
-    link = live.share(game=game, by=user)
+    link = links.share(game=game, by=user)
     client.force_login(user)
     for url in (reverse("game", args=[game.pk]), reverse("live", args=[link.token])):
         assert "Ended after round 1: a total reached 20." in client.get(url).content.decode()

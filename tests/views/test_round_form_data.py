@@ -1,14 +1,17 @@
-"""The round form hands its scripts the rules as data: how a tile list is read, and which doubles
-are open after rounds that wait on the phone (the scripts hold no rule of their own)."""
+"""The round form hands its scripts the rules as data: how a tile list is read, the tiles of the set
+with their pips, what ticking a box settles, and which doubles are open after rounds that wait on
+the phone (the scripts hold no rule of their own)."""
 
 import json
 import re
+from html import unescape
 
 import pytest
 from django.urls import reverse
 
 from scorekeeper.rules.game import doubles_ahead
-from scorekeeper.rules.tiles import grammar
+from scorekeeper.rules.rounds import SETTLED_BY
+from scorekeeper.rules.tiles import grammar, picker
 from tests.factories import make_game
 from tests.views.test_pages import play_round
 
@@ -45,3 +48,14 @@ def test_a_correction_has_the_tile_grammar_and_no_doubles_ahead(client, user):
     client.force_login(user)
     html = client.get(reverse("edit_round", args=[game.pk, 1])).content.decode()
     assert data_block(html, "tile-grammar") == grammar(6) and data_block(html, "doubles-ahead") is None
+
+
+def test_the_round_form_carries_the_tiles_of_the_games_set_and_what_each_box_settles(client, user):
+    game = make_game(owner=user, tile_set=9)
+    client.force_login(user)
+    html = client.get(reverse("record_round", args=[game.pk])).content.decode()
+    assert data_block(html, "tile-picker") == picker(9)
+    settles = dict(re.findall(r'class="(went_out|double_blank|ended_on_double)" data-settles="([^"]*)"', html))
+    assert {toggle: json.loads(unescape(value)) for toggle, value in settles.items()} == SETTLED_BY
+    assert SETTLED_BY == {"went_out": {"pips": 0}, "ended_on_double": {"went_out": True, "pips": 0}}
+    assert 'class="double_blank" id=' in html  # holding the 0-0 settles nothing else

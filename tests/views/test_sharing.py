@@ -11,10 +11,12 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.formats import date_format
 
-from scorekeeper import live, scorebooks, services
+from scorekeeper import selectors, services
 from scorekeeper.demo import play_game
-from scorekeeper.models import Game, Invite, Membership, Scorebook
+from scorekeeper.models import Game, Invite, Membership, Scorebook, numbered_title
 from scorekeeper.rules.game import GameRules
+from scorekeeper.services import live as links
+from scorekeeper.services import scorebooks
 from tests.factories import PlayerFactory, UserFactory, make_game
 from tests.roles import make_club
 
@@ -67,14 +69,14 @@ def test_whoever_joins_anothers_personal_scorebook_tells_the_two_apart():
 # New games numbered with their day
 
 
-def test_a_game_without_a_name_is_numbered_in_its_scorebook_with_its_day_in_the_pages_language():
+def test_a_game_without_a_name_is_numbered_in_its_scorebook_and_called_so_in_the_readers_language():
     game = make_game(tile_set=6)  # the scorebook's first game
+    assert services.next_game_number(game.scorebook) == 2
     monday = datetime.date(2026, 11, 23)
-    assert services.default_game_name(game.scorebook, monday) == "Game 2 · Mon 23 Nov"
+    assert numbered_title(2, monday) == "Game 2 · Mon 23 Nov"
     with translation.override("es"):  # Spanish weekdays and months are lowercase
-        assert services.default_game_name(game.scorebook, monday) == "Partida 2 · lun 23 nov"
-    other = Scorebook.personal_for(UserFactory())
-    assert services.default_game_name(other, monday) == "Game 1 · Mon 23 Nov"  # counted per scorebook
+        assert numbered_title(2, monday) == "Partida 2 · lun 23 nov"
+    assert services.next_game_number(Scorebook.personal_for(UserFactory())) == 1  # counted per scorebook
 
 
 def test_two_games_of_one_night_and_a_rematch_each_get_their_own_number(client, user):
@@ -88,12 +90,33 @@ def test_two_games_of_one_night_and_a_rematch_each_get_their_own_number(client, 
     for _ in range(2):
         assert client.post(reverse("new_game"), form).status_code == 302
     first, second = Game.objects.order_by("pk")
-    assert (first.name, second.name) == (f"Game 1 · {today}", f"Game 2 · {today}")
+    assert (str(first), str(second)) == (f"Game 1 · {today}", f"Game 2 · {today}")
     client.post(reverse("rematch", args=[second.pk]))
-    assert Game.objects.order_by("pk").last().name == f"Game 3 · {today}"
+    assert str(Game.objects.order_by("pk").last()) == f"Game 3 · {today}"
     form["name"] = "Friday"
     client.post(reverse("new_game"), form)
-    assert Game.objects.order_by("pk").last().name == "Friday"  # a name given is kept
+    assert str(Game.objects.order_by("pk").last()) == "Friday"  # a name given is kept
+
+
+def test_a_game_started_without_a_name_in_english_is_called_in_spanish_on_a_spanish_page(client, user):
+    ids = [PlayerFactory(owner=user, name=name).pk for name in ("Ann", "Ben")]
+    client.force_login(user)
+    form = {"players": ids, "seat_order": ",".join(map(str, ids)), "tile_set": 6, "double_blank_penalty": 50,
+            "end_on_double_penalty": 50, "name": ""}  # fmt: skip
+    assert client.post(reverse("new_game"), form, headers={"accept-language": "en"}).status_code == 302
+    game = Game.objects.get()
+    day = timezone.localdate(game.created_at)
+    with translation.override("es"):
+        spanish = f"Partida 1 · {date_format(day, 'D j b')}"
+    page = client.get(reverse("game", args=[game.pk]), headers={"accept-language": "es"}).content.decode()
+    assert f'<h1 id="game-title">{spanish}</h1>' in page and "Game 1" not in page
+    api = client.get(f"/api/v1/games/{game.pk}/", headers={"accept-language": "es"}).json()
+    assert api["name"] == spanish
+    english = client.get(f"/api/v1/games/{game.pk}/", headers={"accept-language": "en"}).json()["name"]
+    assert english == f"Game 1 · {date_format(day, 'D j M')}"
+    client.post(reverse("rename_game", args=[game.pk]), {"name": "Viernes"})
+    history = client.get(reverse("game_history", args=[game.pk]), headers={"accept-language": "es"}).content.decode()
+    assert f"«{spanish}» → «Viernes»" in history  # what it was called before, in the reader's language
 
 
 # Links that land where the tap was
@@ -108,7 +131,7 @@ def test_making_renewing_and_stopping_the_live_link_answer_at_the_sharing_sectio
 
 def test_the_live_section_holds_the_qr_code_the_link_copy_and_share_and_undo_sits_with_the_rounds(client, user):
     game = make_game(owner=user, tile_set=6)
-    live.share(game=game, by=user)
+    links.share(game=game, by=user)
     client.force_login(user)
     page = client.get(reverse("game", args=[game.pk])).content.decode()
     section = page[page.index('id="live-share"') : page.index("</section>", page.index('id="live-share"'))]
@@ -121,7 +144,7 @@ def test_the_live_section_holds_the_qr_code_the_link_copy_and_share_and_undo_sit
 
 def test_an_invite_answers_at_the_invite_section_with_its_link_to_copy_and_share(client, user):
     client.force_login(user)
-    book = scorebooks.current(user)
+    book = selectors.current_scorebook(user)
     response = client.post(reverse("create_invite", args=[book.pk]), {"role": "viewer"})
     assert response["Location"].endswith("#invite")
     page = client.get(response["Location"]).content.decode()
@@ -217,9 +240,9 @@ def test_the_picture_of_a_finished_game_is_offered_to_members_and_the_live_link_
     assert "data-card-picture" in page and f'data-card-title="{finished}"' in page
     assert signed_in(UserFactory()).get(reverse("game", args=[finished.pk])).status_code == 404  # a non-member
     assert Client().get(reverse("game", args=[finished.pk])).status_code == 302  # signed out: log in first
-    link = live.share(game=finished, by=user)
+    link = links.share(game=finished, by=user)
     assert "data-card-picture" in Client().get(reverse("live", args=[link.token])).content.decode()
-    live.revoke(game=finished)
+    links.revoke(game=finished)
     response = Client().get(reverse("live", args=[link.token]))
     assert response.status_code == 404 and "data-card-picture" not in response.content.decode()
 
@@ -247,4 +270,5 @@ def test_a_game_started_in_spanish_is_named_in_spanish(client, user):
     assert client.post(reverse("new_game"), form, **SPANISH).status_code == 302
     with translation.override("es"):
         today = date_format(timezone.localdate(), "D j b")  # lowercase: "lun 23 nov"
-    assert Game.objects.get().name == f"Partida 1 · {today}" and today == today.lower()
+    with translation.override("es"):
+        assert str(Game.objects.get()) == f"Partida 1 · {today}" and today == today.lower()

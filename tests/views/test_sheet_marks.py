@@ -6,7 +6,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from scorekeeper import charts, services
+from scorekeeper import services
+from scorekeeper.reads import charts
 from scorekeeper.rules.rounds import EntryInput
 from tests.factories import make_game
 

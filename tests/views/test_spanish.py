@@ -16,14 +16,16 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.formats import date_format
 
-from scorekeeper import live as live_links
-from scorekeeper import scorebooks, services
+from scorekeeper import services
 from scorekeeper.demo import play_game
 from scorekeeper.models import Game, Scorebook
 from scorekeeper.rules.game import GameRules
 from scorekeeper.rules.rounds import EntryInput, InvalidRound, Seat, score_round
 from scorekeeper.rules.text import English
+from scorekeeper.services import live as links
+from scorekeeper.services import scorebooks
 from tests.factories import PlayerFactory, UserFactory
+from tests.seasons import make_season
 
 pytestmark = pytest.mark.django_db
 
@@ -171,8 +173,12 @@ def night():
     services.correct_round(round=round_, entries=[*entries, EntryInput(player=ids[2], pips=7)], by=user)
     trashed = services.create_game(by=user, players=ids[:2], rules=rules, name="Domingo")
     services.delete_game(game=trashed, by=user)
-    live = live_links.share(game=playing, by=user)
-    return {"user": user, "finished": finished, "playing": Game.objects.get(pk=playing.pk), "live": live, "ids": ids}
+    live = links.share(game=playing, by=user)
+    book = Scorebook.personal_for(user)  # a season around today: its table on the leaderboard too
+    today = book.today()
+    season = make_season(book=book, name="Otoño", starts=today, ends=today, min_games=2, drop_worst=1)
+    return {"user": user, "finished": finished, "playing": Game.objects.get(pk=playing.pk), "live": live, "ids": ids,
+            "season": season}  # fmt: skip
 
 
 def pages(night):
@@ -195,6 +201,8 @@ def pages(night):
         reverse("scorebooks"),
         reverse("scorebook", args=[book]),
         reverse("trash", args=[book]),
+        reverse("seasons", args=[book]),
+        reverse("season", args=[night["season"].pk]),
         reverse("delete_account"),
         reverse("rules"),
         reverse("blank_sheet"),

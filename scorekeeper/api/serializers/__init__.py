@@ -9,6 +9,7 @@ from .games import (
     GameUpdateSerializer,
     PlayerRefSerializer,
     RulesSerializer,
+    SeatChangeSerializer,
     StandingSerializer,
 )
 from .players import PlayerLinkSerializer, PlayerSerializer
@@ -27,6 +28,7 @@ from .scorebooks import (
     MemberSerializer,
     ScorebookSerializer,
 )
+from .seasons import SeasonDetailSerializer, SeasonRowSerializer, SeasonSerializer, season_detail
 from .stats import (
     ByDoubleSerializer,
     FiguresSerializer,
@@ -72,9 +74,14 @@ __all__ = [
     "RoundWriteSerializer",
     "RulesSerializer",
     "ScorebookSerializer",
+    "SeasonDetailSerializer",
+    "SeasonRowSerializer",
+    "SeasonSerializer",
+    "SeatChangeSerializer",
     "StandingSerializer",
     "StatsQuerySerializer",
     "UserRefSerializer",
     "entry_data",
+    "season_detail",
     "user_ref",
 ]

@@ -15,11 +15,12 @@ from scorekeeper.rules.game import (
     GameRules,
     TieBreak,
 )
+from scorekeeper.rules.seating import JoinTotal
 from scorekeeper.rules.tiles import DEFAULT_SET, SUPPORTED_SETS
 from scorekeeper.selectors import game_state
 
 from .common import TextField
-from .rounds import RoundSerializer
+from .rounds import WHEN, RoundSerializer, round_data
 
 
 class RulesSerializer(serializers.Serializer):
@@ -48,6 +49,15 @@ class RulesSerializer(serializers.Serializer):
         default=TieBreak.SHARED,
         help_text="shared: equal totals share the rank; most_went_out: then more rounds gone out ranks first.",
     )
+    join_total = serializers.ChoiceField(
+        choices=JoinTotal.CHOICES,
+        default=JoinTotal.HIGHEST,
+        help_text="What a player joining after the first round starts with: the highest total at the table, "
+        "the seated players' average (rounded up), or zero.",
+    )
+
+
+RULE_NAMES = frozenset(RulesSerializer().fields)
 
 
 class GameCreateSerializer(serializers.Serializer):
@@ -86,11 +96,27 @@ class PlayerRefSerializer(serializers.Serializer):
     name = serializers.CharField()
 
 
+class GamePlayerSerializer(PlayerRefSerializer):
+    """Someone who sat at the game's table, in seat order, with their time at it."""
+
+    joined_after = serializers.IntegerField(
+        allow_null=True, help_text="The round they joined after (null: from the start)."
+    )
+    left_after = serializers.IntegerField(allow_null=True, help_text="The round they left after (null: still seated).")
+    opening_total = serializers.IntegerField(
+        help_text="What they started with: 0 unless they joined late or took over."
+    )
+    replaced = serializers.IntegerField(allow_null=True, help_text="The player whose seat they took over.")
+    seated = serializers.BooleanField(help_text="Seated for the next round.")
+    rounds_played = serializers.IntegerField()
+
+
 class StandingSerializer(serializers.Serializer):
     player = serializers.IntegerField()
     name = serializers.CharField()
     total = serializers.IntegerField()
-    rank = serializers.IntegerField()
+    rank = serializers.IntegerField(allow_null=True, help_text="Null for a player who left: unranked.")
+    left_after = serializers.IntegerField(allow_null=True)
 
 
 class DealSerializer(serializers.Serializer):
@@ -103,37 +129,85 @@ class GameListSerializer(serializers.ModelSerializer):
 
     It reads the state the services saved (selectors.game_state); it works nothing out."""
 
+    name = serializers.CharField(
+        source="title",
+        help_text='A game started on the pages without a name is called "Game 3 · Mon 23 Nov", in the '
+        'language asked for (Accept-Language); one made here without a name has "".',
+    )
     rules = serializers.SerializerMethodField()
     players = serializers.SerializerMethodField()
     status = serializers.SerializerMethodField()
+    ended_because = serializers.SerializerMethodField()
     next_starting_double = serializers.SerializerMethodField()
     standings = serializers.SerializerMethodField()
     winners = serializers.SerializerMethodField()
     rounds_planned = serializers.SerializerMethodField()
     suggested_deal = serializers.SerializerMethodField()
+    shuffles_next = serializers.SerializerMethodField()
 
     class Meta:
         model = Game
         fields = [
             "id", "name", "scorebook", "tile_set", "rules", "players", "status", "next_starting_double", "standings",
-            "winners", "rounds_planned", "suggested_deal", "created_at", "updated_at", "finished_at",
+            "winners", "ended_because", "rounds_planned", "suggested_deal", "shuffles_next", "created_at", "updated_at",
+            "finished_at",
         ]  # fmt: skip
 
-    def get_rules(self, game) -> RulesSerializer:
-        return RulesSerializer(game.rules.as_dict()).data
+    # Answered on every game read and write, so written out by hand (DRF's field-by-field walk, with
+    # its fields copied for each game, was most of a serialized game's time); the declared fields
+    # make the schema, and tests/api/test_round_representation.py checks the two agree.
+    def to_representation(self, game):
+        state = game_state(game).state
+        return {
+            "id": game.pk,
+            "name": game.title,
+            "scorebook": game.scorebook_id,
+            "tile_set": game.tile_set,
+            "rules": self.get_rules(game),
+            "players": self.get_players(game),
+            "status": Game.Status.FINISHED if state.finished else Game.Status.IN_PROGRESS,
+            **self._rounds(game),
+            "next_starting_double": state.next_double,
+            "standings": self.get_standings(game),
+            "winners": list(state.winners),
+            "ended_because": state.ended_because,
+            "rounds_planned": game.rules.rounds_planned,
+            "suggested_deal": self.get_suggested_deal(game),
+            "shuffles_next": state.shuffles_next,
+            "created_at": WHEN.to_representation(game.created_at),
+            "updated_at": WHEN.to_representation(game.updated_at),
+            "finished_at": WHEN.to_representation(game.finished_at) if game.finished_at else None,
+        }
 
-    def get_players(self, game) -> PlayerRefSerializer(many=True):
-        return [{"id": seat.player, "name": seat.name} for seat in game_state(game).state.seats]
+    def _rounds(self, game) -> dict:
+        return {}
+
+    def get_rules(self, game) -> RulesSerializer:
+        return {name: value for name, value in game.rules.as_dict().items() if name in RULE_NAMES}
+
+    def get_players(self, game) -> GamePlayerSerializer(many=True):
+        return [
+            {"id": seat.player, "name": seat.name, "joined_after": seat.joined_after, "left_after": seat.left_after,
+             "opening_total": seat.opening_total, "replaced": seat.replaced,
+             "seated": seat.seated and not game_state(game).state.finished, "rounds_played": seat.rounds}
+            for seat in game_state(game).state.seats
+        ]  # fmt: skip
 
     def get_status(self, game) -> serializers.ChoiceField(choices=Game.Status.choices):
         return Game.Status.FINISHED if game_state(game).state.finished else Game.Status.IN_PROGRESS
+
+    def get_ended_because(self, game) -> serializers.ChoiceField(
+        choices=Game._meta.get_field("ended_because").choices, allow_null=True
+    ):
+        """Why the game ended (null while it goes on): "agreed" when the table stopped early."""
+        return game_state(game).state.ended_because
 
     def get_next_starting_double(self, game) -> int | None:
         return game_state(game).state.next_double
 
     def get_standings(self, game) -> StandingSerializer(many=True):
         return [
-            {"player": s.player, "name": s.name, "total": s.total, "rank": s.rank}
+            {"player": s.player, "name": s.name, "total": s.total, "rank": s.rank, "left_after": s.left_after}
             for s in game_state(game).state.standings
         ]
 
@@ -144,8 +218,12 @@ class GameListSerializer(serializers.ModelSerializer):
         return game.rules.rounds_planned
 
     def get_suggested_deal(self, game) -> DealSerializer:
-        hint = suggested_deal(game.tile_set, len(game.seats.all()))
+        """For the next round's number of players (the last round's, once the game is over)."""
+        hint = suggested_deal(game.tile_set, sum(1 for seat in game_state(game).state.seats if seat.seated))
         return {"tiles": hint.tiles, "alternative": hint.alternative}
+
+    def get_shuffles_next(self, game) -> int | None:
+        return game_state(game).state.shuffles_next
 
 
 class GameSerializer(GameListSerializer):
@@ -155,3 +233,30 @@ class GameSerializer(GameListSerializer):
 
     class Meta(GameListSerializer.Meta):
         fields = [*GameListSerializer.Meta.fields[:7], "rounds", *GameListSerializer.Meta.fields[7:]]
+
+    def _rounds(self, game) -> dict:
+        return {"rounds": [round_data(round_) for round_ in game.rounds.all()]}
+
+
+class SeatChangeSerializer(serializers.Serializer):
+    """A player joins the table, or takes over a seated player's seat, after the last recorded round."""
+
+    player = serializers.IntegerField(min_value=1, max_value=2**53, help_text="Who joins or takes over.")
+    replaces = serializers.IntegerField(
+        min_value=1,
+        max_value=2**53,
+        allow_null=True,
+        default=None,
+        help_text="Whose seat they take over (null: a join).",
+    )
+    after = serializers.IntegerField(
+        min_value=1, max_value=2**53, allow_null=True, default=None,
+        help_text="A joiner sits after this seated player (null: last).",
+    )  # fmt: skip
+
+    def validate(self, data):
+        if data["replaces"] is not None and data["after"] is not None:
+            raise serializers.ValidationError(
+                {"after": [_("A player who takes over sits in that seat: leave out after.")]}
+            )
+        return data

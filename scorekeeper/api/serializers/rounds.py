@@ -62,7 +62,7 @@ class RoundWriteSerializer(serializers.Serializer):
 # Rounds and entries are answered on every write and in every game: their answers are written out
 # in to_representation (DRF's field-by-field walk was a tenth of a round's time). The declared
 # fields still make the schema; tests/api/test_round_representation.py checks the two agree.
-_WHEN = serializers.DateTimeField()
+WHEN = serializers.DateTimeField()
 
 
 def entry_data(entry) -> dict:
@@ -101,13 +101,18 @@ class RoundSerializer(serializers.ModelSerializer):
         return user_ref(round_.corrected_by)
 
     def to_representation(self, round_):
-        return {
-            "number": round_.number,
-            "starting_double": round_.starting_double,
-            "blocked": round_.blocked,
-            "entries": [entry_data(entry) for entry in round_.entries_in_order()],
-            "recorded_by": user_ref(round_.recorded_by),
-            "corrected_by": user_ref(round_.corrected_by),
-            "created_at": _WHEN.to_representation(round_.created_at),
-            "updated_at": _WHEN.to_representation(round_.updated_at),
-        }
+        return round_data(round_)
+
+
+def round_data(round_) -> dict:
+    """A round as RoundSerializer answers it, written out (see the note above)."""
+    return {
+        "number": round_.number,
+        "starting_double": round_.starting_double,
+        "blocked": round_.blocked,
+        "entries": [entry_data(entry) for entry in round_.entries_in_order()],
+        "recorded_by": user_ref(round_.recorded_by),
+        "corrected_by": user_ref(round_.corrected_by),
+        "created_at": WHEN.to_representation(round_.created_at),
+        "updated_at": WHEN.to_representation(round_.updated_at),
+    }

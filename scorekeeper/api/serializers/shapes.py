@@ -4,6 +4,7 @@ the schema types them; tests/api/test_schema.py checks real answers against thes
 from rest_framework import serializers
 
 from scorekeeper.models import ENTRY_FIELDS, TILE_SET_CHOICES, Game
+from scorekeeper.rules.seating import Change
 from scorekeeper.transfer import FORMAT, VERSION
 
 from .games import DealSerializer, RulesSerializer
@@ -66,16 +67,32 @@ class ExportRoundSerializer(serializers.Serializer):
     entries = ExportEntrySerializer(many=True)
 
 
+class ExportSeatChangeSerializer(serializers.Serializer):
+    after = serializers.IntegerField(min_value=1, help_text="The number of rounds played when it was made.")
+    kind = serializers.ChoiceField(choices=Change.CHOICES)
+    player = serializers.CharField(help_text="The name of who joined, left or took over.")
+    replaces = serializers.CharField(allow_null=True, help_text="Whose seat a take-over continues (a name).")
+
+
 class ExportGameSerializer(serializers.Serializer):
     uid = serializers.UUIDField(help_text="The game's identity across exports: an import skips a game it already has.")
     name = serializers.CharField(allow_blank=True)
     scorebook = serializers.CharField(help_text="The scorebook's name.")
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
+    stopped_after = serializers.IntegerField(
+        min_value=1, allow_null=True, required=False,
+        help_text="The round the table agreed to stop after, its last (null: it was not stopped).",
+    )  # fmt: skip
     tile_set = serializers.ChoiceField(choices=TILE_SET_CHOICES)
     rules = RulesSerializer()
-    players = serializers.ListField(child=serializers.CharField(), help_text="Names, in seat order.")
-    rounds = ExportRoundSerializer(many=True)
+    players = serializers.ListField(
+        child=serializers.CharField(), help_text="Names, in seat order: everyone who sat at the table."
+    )
+    seat_changes = ExportSeatChangeSerializer(
+        many=True, help_text="Who joined, left or took over a seat between rounds, in the order made (version 2)."
+    )
+    rounds = ExportRoundSerializer(many=True, help_text="Each round's entries are the players seated in it.")
 
 
 class ExportSerializer(serializers.Serializer):

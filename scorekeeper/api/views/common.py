@@ -8,19 +8,23 @@ from allauth.headless.tokens.strategies.sessions import SessionTokenStrategy
 from django.conf import settings
 from django.contrib import auth
 from django.db.models import Prefetch
-from django.http import Http404, JsonResponse
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils.http import parse_etags
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
-from rest_framework import serializers, status
+from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
-from scorekeeper import follow, services
-from scorekeeper.models import Game, Round, Scorebook
+from scorekeeper import selectors, services
+from scorekeeper.models import Round, Scorebook
+from scorekeeper.reads import follow
+from scorekeeper.selectors import scorebook_for
 
 from ..exceptions import PreconditionFailed
+from ..query import one_value
 from ..serializers import (
     RoundSerializer,
 )
@@ -185,13 +189,20 @@ class AnswersNotModified:
         query compiled once), or an expression."""
         raise NotImplementedError
 
+    def fence_of(self, session_key: str | None, **kwargs):
+        """What the view will remember for the polls (caches.kept.Fence), read before the database
+        is asked; None for a view whose answers no poll takes from the cache."""
+        return None
+
     def initial(self, request, *args, **kwargs):
         if request.method == "GET":
             token = request.headers.get("X-Session-Token")
+            cookie = request._request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+            request.fence = self.fence_of(token or cookie, **kwargs)
             session = token_session(token) if token else request._request.session
             version = self.version_of(**kwargs)  # a follow.Stage annotating etag_version, or the expression
             stage = version if isinstance(version, follow.Stage) else {"etag_version": version}
-            user = session and follow.from_session(session, [stage])
+            user = session and follow.from_session(session, [stage], request.fence)
             if user:
                 request.user, request.auth = user, session if token else None  # DRF authenticates no more
         super().initial(request, *args, **kwargs)
@@ -218,10 +229,6 @@ def token_session(token: str):
     session = import_module(settings.SESSION_ENGINE).SessionStore(token)
     session.get(auth.SESSION_KEY)  # loads it: a missing or expired session forgets its key
     return session if session.session_key else None
-
-
-def not_modified(etag: str) -> Response:
-    return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
 
 
 def expected_version(request, game_id: int, round_number: int | None = None) -> int | None:
@@ -252,20 +259,17 @@ SCOREBOOK_FILTER = OpenApiParameter(
 )
 
 
-def scorebook_for(user, pk) -> Scorebook:
-    """One of the user's scorebooks, with their `role`; 404 for any other."""
-    book = Scorebook.objects.for_user(user).filter(pk=pk).first() if pk is not None else None
-    if book is None:
-        raise Http404("No such scorebook among yours.")
-    return book
-
-
 def chosen_scorebook(request) -> Scorebook | None:
-    """`?scorebook=` as one of the user's scorebooks (404 for any other), or None when absent."""
-    raw = request.query_params.get("scorebook")
+    """`?scorebook=` as one of the user's scorebooks (404 for any other), or None when absent; not an
+    id as the schema has it (a whole number from 1 to 2**53), or sent twice: 400 naming it."""
+    raw = one_value(request, "scorebook")
     if raw is None:
         return None
-    return scorebook_for(request.user, int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 16 else None)
+    try:
+        pk = serializers.IntegerField(min_value=1, max_value=2**53).run_validation(raw)
+    except ValidationError as error:
+        raise ValidationError({"scorebook": error.detail}) from None
+    return scorebook_for(request.user, pk)
 
 
 def writable_scorebook(request, pk) -> Scorebook:
@@ -277,19 +281,13 @@ def writable_scorebook(request, pk) -> Scorebook:
 
 
 def games_for(user):
-    return Game.objects.for_user(user).order_by("-created_at", "-id").with_seats()
+    """The API's order of a user's games: newest first."""
+    return selectors.games_for(user).order_by("-created_at", "-id")
 
 
 def game_with_rounds(user, pk):
     rounds = Prefetch("rounds", Round.objects.in_order())
     return get_object_or_404(games_for(user).prefetch_related(rounds), pk=pk)
-
-
-def game_to_write(user, pk) -> Game:
-    """A game of the user's scorebooks that they may write: 404 for a stranger, 403 for a viewer."""
-    game = get_object_or_404(Game.objects.with_role(user), pk=pk)
-    services.require_scorer(game.role)
-    return game
 
 
 @csrf_exempt  # nothing happens here, and the answer must be JSON whatever the method

@@ -1,6 +1,5 @@
 """Games: list, create, read (conditional), rename, delete; every change to a game."""
 
-from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import get_language
@@ -12,11 +11,15 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scorekeeper import follow, history, polls, services
-from scorekeeper.caching import unchanged
+from scorekeeper import services
+from scorekeeper.caches import kept
+from scorekeeper.http.private import not_modified, unchanged
 from scorekeeper.models import Game
+from scorekeeper.reads import follow, history
+from scorekeeper.selectors import game_to_write
 
 from ..idempotency import idempotent
+from ..query import one_value
 from ..serializers import (
     GameCreateSerializer,
     GameListSerializer,
@@ -36,11 +39,9 @@ from .common import (
     errors_for,
     etag_header,
     expected_version,
-    game_to_write,
     game_with_rounds,
     games_for,
     location_header,
-    not_modified,
     paginated,
     session_of,
     writable_scorebook,
@@ -58,7 +59,7 @@ class GameList(APIView):
         games = games_for(request.user)
         if (book := chosen_scorebook(request)) is not None:
             games = games.filter(scorebook=book)
-        wanted = request.query_params.get("status")
+        wanted = one_value(request, "status")
         if wanted is not None:
             if wanted not in Game.Status.values:
                 raise ValidationError(
@@ -95,6 +96,11 @@ class GameDetail(AnswersNotModified, APIView):
         """The game's version, for a member of its scorebook (the trash left out)."""
         return follow.of_game(pk, role=False, version="etag_version")
 
+    def fence_of(self, session_key, pk, **kwargs):
+        # The answer is the same for every member at one version: built once, kept in the shared
+        # cache as the bytes sent, read in the round trip that reads the stamps.
+        return kept.fence(session=session_key, game=pk, fetch=[kept.answer_key(pk, get_language())])
+
     @extend_schema(
         parameters=[IF_NONE_MATCH, etag_header(200, 304)],
         responses={200: GameSerializer, 304: NOT_MODIFIED, **errors_for(401, 404)},
@@ -105,17 +111,20 @@ class GameDetail(AnswersNotModified, APIView):
         )
         if version is None:
             raise Http404(_("No such game in your scorebooks."))
-        # The answer is the same for every member at one version: built once, kept in the shared
-        # cache as the bytes sent, read in the round trip that remembers this member's poll.
-        key = f"api-game:{pk}:v{version}:{get_language()}"
-        body = polls.remember_member(session_of(request), request.user.pk, pk, version, fetch=[key]).get(key)
+        fence = getattr(request, "fence", None) or kept.fence(session=session_of(request), game=pk)
+        key = kept.answer_key(pk, get_language())
+        kept_version, body = fence.found.get(key) or (None, None)
         if unchanged(request, etag := Game.etag_of(pk, version)):
+            kept.remember_member(fence, request.user.pk, version)
             return not_modified(etag)
-        if body is None:
+        if kept_version != version:
             game = game_with_rounds(request.user, pk)
             body, etag = JSONRenderer().render(GameSerializer(game).data), game.etag
-            if game.version == version:
-                polls.quietly(cache.set, key, body, timeout=600)
+            kept.remember_member(
+                fence, request.user.pk, version, {key: (version, body)} if game.version == version else {}
+            )
+        else:
+            kept.remember_member(fence, request.user.pk, version)
         return HttpResponse(body, content_type=JSONRenderer.media_type, headers={"ETag": etag})
 
     @extend_schema(
@@ -140,13 +149,34 @@ class GameDetail(AnswersNotModified, APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+class GameFinish(APIView):
+    @extend_schema(
+        request=None,
+        parameters=[IF_MATCH, *IDEMPOTENT, etag_header(200)],
+        responses={200: GameSerializer, **errors_for(401, 403, 404, 409, 412, 422)},
+        description="The table stops early by agreement after the last recorded round: the game is over, ranked as "
+        'it stands, and its `ended_because` is "agreed". A finished game (`"code": "game_finished"`) or one '
+        'without rounds (`"code": "no_rounds"`): 409. Undoing its last round reopens it. A retry with the same '
+        "Idempotency-Key replays the first answer.",
+    )
+    @idempotent
+    def post(self, request, pk):
+        game = game_to_write(request.user, pk)
+        services.finish_game(game=game, expected_version=expected_version(request, pk), by=request.user)
+        game = game_with_rounds(request.user, pk)
+        return Response(GameSerializer(game).data, headers={"ETag": game.etag})
+
+
 class ChangeSerializer(serializers.Serializer):
     at = serializers.DateTimeField()
     by = serializers.SerializerMethodField()
-    action = serializers.ChoiceField(choices=[*history.GAME_ACTIONS, *history.ROUND_ACTIONS])
+    action = serializers.ChoiceField(choices=[*history.GAME_ACTIONS, *history.ROUND_ACTIONS, *history.SEAT_ACTIONS])
     round = serializers.IntegerField(allow_null=True)
-    before = serializers.JSONField(allow_null=True, help_text="The round (or name) as it was.")
-    after = serializers.JSONField(allow_null=True, help_text="The round (or name) as it became.")
+    before = serializers.JSONField(allow_null=True, help_text="The round (or name, or seat change undone) as it was.")
+    after = serializers.JSONField(
+        allow_null=True,
+        help_text="The round (or name) as it became; for a seat change: player, replaces, after_round.",
+    )
 
     def get_by(self, change) -> UserRefSerializer(allow_null=True):
         return user_ref(change.by)
@@ -159,6 +189,6 @@ class GameHistory(APIView):
         responses={200: ChangeSerializer(many=True), **errors_for(401, 404)},
         description="Every change to the game, newest first: who, when, and the round (or name) before and after.",
     )
-    def get(self, request, game_pk):
-        game = get_object_or_404(Game.objects.for_user(request.user), pk=game_pk)
+    def get(self, request, pk):
+        game = get_object_or_404(Game.objects.for_user(request.user), pk=pk)
         return paginated(self, history.of_game(game), ChangeSerializer)

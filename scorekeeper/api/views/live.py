@@ -8,9 +8,11 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scorekeeper import live, polls
-from scorekeeper.caching import unchanged
+from scorekeeper.http.private import not_modified, unchanged
 from scorekeeper.models import Game
+from scorekeeper.reads import live
+from scorekeeper.selectors import game_to_write
+from scorekeeper.services import live as links
 
 from ..idempotency import idempotent
 from ..serializers.shapes import LiveGameSerializer
@@ -22,8 +24,6 @@ from .common import (
     ErrorSerializer,
     errors_for,
     etag_header,
-    game_to_write,
-    not_modified,
 )
 
 
@@ -51,8 +51,8 @@ class GameShare(APIView):
     """The game's live link: read-only, no account needed to open it; one per game."""
 
     @extend_schema(responses={200: ShareSerializer, **errors_for(401, 404)})
-    def get(self, request, game_pk):
-        game = get_object_or_404(Game.objects.for_user(request.user).select_related("live_link"), pk=game_pk)
+    def get(self, request, pk):
+        game = get_object_or_404(Game.objects.for_user(request.user).select_related("live_link"), pk=pk)
         link = getattr(game, "live_link", None)
         if link is None:
             raise Http404(_("This game has no live link."))
@@ -66,13 +66,13 @@ class GameShare(APIView):
         "same Idempotency-Key answers the same token again (it does not replace it).",
     )
     @idempotent
-    def post(self, request, game_pk):
-        link = live.share(game=game_to_write(request.user, game_pk), by=request.user)
+    def post(self, request, pk):
+        link = links.share(game=game_to_write(request.user, pk), by=request.user)
         return Response(ShareSerializer(share_body(request, link)).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={204: None, **errors_for(401, 403, 404)})
-    def delete(self, request, game_pk):
-        if not live.revoke(game=game_to_write(request.user, game_pk)):
+    def delete(self, request, pk):
+        if not links.revoke(game=game_to_write(request.user, pk)):
             raise Http404(_("This game has no live link."))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -107,7 +107,6 @@ class LiveView(APIView):
         if link is None:
             raise Http404(_("This live link does not exist or was revoked."))
         etag = link.etag(link.game.version)
-        polls.remember_link(link.selector, link.verifier, link.game_id, link.game.version)
         if unchanged(request, etag):
             return not_modified(etag)
         body = live.shared("json", etag, lambda: live.public(live.sheet_of(link)))

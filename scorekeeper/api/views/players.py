@@ -1,7 +1,7 @@
 """Players: list, create, read, rename, link to an account, delete."""
 
 from django.db import transaction
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics
 from rest_framework.exceptions import ValidationError
 
@@ -11,7 +11,20 @@ from scorekeeper.models import Player
 from ..idempotency import idempotent
 from ..serializers import PlayerLinkSerializer, PlayerSerializer
 from ..serializers.players import PlayerPatchSerializer
-from .common import IDEMPOTENT, SCOREBOOK_FILTER, chosen_scorebook, errors_for, writable_scorebook
+from .common import (
+    IDEMPOTENT,
+    SCOREBOOK_FILTER,
+    ErrorSerializer,
+    chosen_scorebook,
+    errors_for,
+    writable_scorebook,
+)
+
+LINK_REFUSED = OpenApiResponse(
+    ErrorSerializer,
+    description='`user`: "me" for a player linked to another account (`player_linked`), or while you are linked '
+    "to another player of this scorebook (`already_linked`).",
+)
 
 
 class PlayerList(generics.ListCreateAPIView):
@@ -59,7 +72,10 @@ class PlayerDetail(generics.RetrieveUpdateDestroyAPIView):
     def get_queryset(self):
         return Player.objects.with_role(self.request.user).select_related("user")
 
-    @extend_schema(request=PlayerPatchSerializer)
+    @extend_schema(
+        request=PlayerPatchSerializer,
+        responses={200: PlayerSerializer, **errors_for(400, 401, 403, 404), 409: LINK_REFUSED},
+    )
     def patch(self, request, *args, **kwargs):
         return super().patch(request, *args, **kwargs)
 

@@ -6,9 +6,11 @@ from rest_framework import generics
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scorekeeper import stats
 from scorekeeper.models import Player
+from scorekeeper.reads import stats
+from scorekeeper.selectors import scorebook_for
 
+from ..query import one_each
 from ..serializers import (
     LeaderboardQuerySerializer,
     LeaderboardRowSerializer,
@@ -17,7 +19,11 @@ from ..serializers import (
     PlayerStatsSerializer,
     StatsQuerySerializer,
 )
-from .common import SCOREBOOK_FILTER, errors_for, paginated, scorebook_for
+from .common import (
+    SCOREBOOK_FILTER,
+    errors_for,
+    paginated,
+)
 
 STATS_PARAMETERS = [
     SCOREBOOK_FILTER,
@@ -37,7 +43,7 @@ class Leaderboard(APIView):
         responses={200: LeaderboardRowSerializer(many=True), **errors_for(400, 401, 404)},
     )
     def get(self, request):
-        query = LeaderboardQuerySerializer(data=request.query_params)
+        query = LeaderboardQuerySerializer(data=one_each(request, LeaderboardQuerySerializer().fields))
         query.is_valid(raise_exception=True)
         book = query.validated_data.get("scorebook")
         # The personal scorebook is reached through the players: a user without one has no players yet.
@@ -59,7 +65,7 @@ class PlayerStats(APIView):
     def get(self, request, pk):
         players = Player.objects.for_user(request.user).only(*stats.PLAYER_FIELDS)
         player = get_object_or_404(players.annotate(ratings_updating=stats.ratings_updating()), pk=pk)
-        query = StatsQuerySerializer(data=request.query_params)
+        query = StatsQuerySerializer(data=one_each(request, StatsQuerySerializer().fields))
         query.is_valid(raise_exception=True)
         options = {
             "tile_set": query.validated_data.get("tile_set"),

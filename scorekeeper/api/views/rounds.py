@@ -12,8 +12,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scorekeeper import services
-from scorekeeper.caching import unchanged
+from scorekeeper.http.private import not_modified, unchanged
 from scorekeeper.models import Game, Round
+from scorekeeper.selectors import game_to_write
 
 from ..exceptions import PreconditionFailed
 from ..idempotency import idempotent
@@ -29,9 +30,7 @@ from .common import (
     errors_for,
     etag_header,
     expected_version,
-    game_to_write,
     location_header,
-    not_modified,
     paginated,
 )
 
@@ -60,8 +59,8 @@ class RoundList(APIView):
     round_errors = ("POST",)  # a malformed round answers in RoundErrors' shape, like one that breaks a rule
 
     @extend_schema(responses={200: RoundSerializer(many=True), **errors_for(401, 404)})
-    def get(self, request, game_pk):
-        game = get_object_or_404(Game.objects.for_user(request.user), pk=game_pk)
+    def get(self, request, pk):
+        game = get_object_or_404(Game.objects.for_user(request.user), pk=pk)
         return paginated(self, game.rounds.in_order(), RoundSerializer)
 
     @extend_schema(
@@ -75,8 +74,8 @@ class RoundList(APIView):
         },
     )
     @idempotent
-    def post(self, request, game_pk):
-        game = game_to_write(request.user, game_pk)
+    def post(self, request, pk):
+        game = game_to_write(request.user, pk)
         data = RoundWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         submitted = services.submit_round(
@@ -111,9 +110,9 @@ class RoundDetail(AnswersNotModified, APIView):
 
     round_errors = ("PUT",)
 
-    def version_of(self, game_pk, number, **kwargs):
+    def version_of(self, pk, number, **kwargs):
         """The game's version, when the round is there and the user a member of its scorebook."""
-        rounds = Round.objects.filter(game_id=game_pk, number=number, game__deleted_at__isnull=True)
+        rounds = Round.objects.filter(game_id=pk, number=number, game__deleted_at__isnull=True)
         mine = rounds.filter(game__scorebook__memberships__user=OuterRef("pk")).order_by()
         return Subquery(mine.values("game__version")[:1])
 
@@ -121,19 +120,19 @@ class RoundDetail(AnswersNotModified, APIView):
         parameters=[IF_NONE_MATCH, etag_header(200, 304)],
         responses={200: RoundSerializer, 304: NOT_MODIFIED, **errors_for(401, 404)},
     )
-    def get(self, request, game_pk, number):
+    def get(self, request, pk, number):
         if request.headers.get("If-None-Match"):
             version = self.current_version(
                 request,
                 lambda: Round.objects.filter(
-                    game__in=Game.objects.for_user(request.user), game_id=game_pk, number=number
+                    game__in=Game.objects.for_user(request.user), game_id=pk, number=number
                 ).values_list("game__version", flat=True),
             )
             if version is None:
                 raise Http404(_("No such round in your scorebooks."))
-            if unchanged(request, etag := Round.etag_of(game_pk, number, version)):
+            if unchanged(request, etag := Round.etag_of(pk, number, version)):
                 return not_modified(etag)
-        round_ = _round(request.user, game_pk, number)
+        round_ = _round(request.user, pk, number)
         return Response(RoundSerializer(round_).data, headers={"ETag": round_.etag})
 
     @extend_schema(
@@ -146,8 +145,8 @@ class RoundDetail(AnswersNotModified, APIView):
             **errors_for(401, 403, 404, 412),
         },
     )
-    def put(self, request, game_pk, number):
-        round_ = _round(request.user, game_pk, number, write=True)
+    def put(self, request, pk, number):
+        round_ = _round(request.user, pk, number, write=True)
         data = RoundWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         submitted = services.submit_round(
@@ -156,18 +155,18 @@ class RoundDetail(AnswersNotModified, APIView):
             starting_double=data.validated_data["starting_double"],
             entries=data.entry_inputs(),
             confirm=data.validated_data["confirm"],
-            expected_version=expected_version(request, game_pk, number),
+            expected_version=expected_version(request, pk, number),
             by=request.user,
         )
         return round_answer(request, submitted, created=False)
 
     @extend_schema(parameters=[IF_MATCH], responses={204: None, **errors_for(401, 403, 404, 409, 412)})
-    def delete(self, request, game_pk, number):
-        round_ = _round(request.user, game_pk, number, write=True)
+    def delete(self, request, pk, number):
+        round_ = _round(request.user, pk, number, write=True)
         services.undo_last_round(
             game=round_.game,
             number=number,
-            expected_version=expected_version(request, game_pk, number),
+            expected_version=expected_version(request, pk, number),
             by=request.user,
         )
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -182,9 +181,9 @@ class RoundRestore(APIView):
         "A retry with the same Idempotency-Key replays the first answer.",
     )
     @idempotent
-    def post(self, request, game_pk):
-        game = game_to_write(request.user, game_pk)
-        round_ = services.restore_round(game=game, expected_version=expected_version(request, game_pk), by=request.user)
+    def post(self, request, pk):
+        game = game_to_write(request.user, pk)
+        round_ = services.restore_round(game=game, expected_version=expected_version(request, pk), by=request.user)
         location = request.path.replace("restore/", f"{round_.number}/")
         return Response(
             RoundSerializer(round_).data,

@@ -7,12 +7,17 @@ from rest_framework import generics, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scorekeeper import scorebooks
 from scorekeeper.models import Invite, Membership, Scorebook
+from scorekeeper.selectors import scorebook_for
+from scorekeeper.services import scorebooks
 
 from ..idempotency import idempotent
 from ..serializers import InviteCreateSerializer, InviteSerializer, MemberRoleSerializer, ScorebookSerializer
-from .common import IDEMPOTENT, errors_for, paginated, scorebook_for
+from .common import (
+    IDEMPOTENT,
+    errors_for,
+    paginated,
+)
 
 
 def scorebooks_for(user):

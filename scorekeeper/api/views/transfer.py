@@ -15,8 +15,16 @@ from scorekeeper import transfer
 from scorekeeper.models import Game
 
 from ..idempotency import idempotent
+from ..query import one_value
 from ..serializers.shapes import ExportSerializer
-from .common import IDEMPOTENT, RETRY_AFTER, SCOREBOOK_FILTER, chosen_scorebook, errors_for, writable_scorebook
+from .common import (
+    IDEMPOTENT,
+    RETRY_AFTER,
+    SCOREBOOK_FILTER,
+    chosen_scorebook,
+    errors_for,
+    writable_scorebook,
+)
 
 
 class FormatIsOurs(DefaultContentNegotiation):
@@ -33,9 +41,9 @@ EXPORTED = {
     (200, "application/json"): OpenApiResponse(ExportSerializer, description="The games as a JSON document."),
     (200, "text/csv"): OpenApiResponse(
         OpenApiTypes.STR,
-        description='JSON: {"format": "chicken-foot-scorekeeper", "version": 1, "games": [...]} with players by name; '
-        "CSV (UTF-8 with a byte-order mark): one row per entry (game, date, tile_set, round, starting_double, player, "
-        "pips, tiles, penalty, score, went_out); a name that a spreadsheet would run as a formula (it begins with "
+        description='JSON: {"format": "chicken-foot-scorekeeper", "version": 2, "games": [...]} with players by name '
+        "and each game's seat changes (version 1 files, without them, still import); CSV (UTF-8 with a byte-order mark): one row per entry (game, date, tile_set, round, starting_double, player, "
+        "pips, tiles, penalty, score, went_out), for the rounds each player sat in; a name that a spreadsheet would run as a formula (it begins with "
         "=, +, -, @, a tab or a carriage return) starts with a single quote.",
     ),
 }
@@ -60,7 +68,7 @@ def busy_answer(busy: transfer.Busy) -> Response:
 
 def exported(request, games, filename: str):
     """The games as the export format asks: a JSON body, or a CSV file."""
-    chosen = request.query_params.get("format", "json")
+    chosen = one_value(request, "format", "json")
     if chosen not in ("json", "csv"):
         raise ValidationError({"format": [_('Choose "json" or "csv".')]})
     try:
@@ -85,11 +93,11 @@ class GameExport(APIView):
     @extend_schema(
         parameters=[EXPORT_FORMAT, *EXPORT_HEADERS], responses={**EXPORTED, **errors_for(400, 401, 404, 429)}
     )
-    def get(self, request, game_pk):
-        games = Game.objects.for_user(request.user).filter(pk=game_pk)
+    def get(self, request, pk):
+        games = Game.objects.for_user(request.user).filter(pk=pk)
         if not games.exists():
             raise Http404(_("No such game in your scorebooks."))
-        return exported(request, games, f"game-{game_pk}")
+        return exported(request, games, f"game-{pk}")
 
 
 class Export(APIView):
@@ -139,8 +147,8 @@ class Import(APIView):
     )
     @idempotent
     def post(self, request):
-        raw = request.query_params.get("scorebook")
-        book = writable_scorebook(request, None if raw is None else chosen_scorebook(request).pk)
+        chosen = chosen_scorebook(request)
+        book = writable_scorebook(request, None if chosen is None else chosen.pk)
         try:
             with transfer.one_at_a_time(request.user):
                 result = transfer.import_games(

@@ -1,7 +1,7 @@
 """Django's makemessages, knowing the names the page scripts mark their words with.
 
-app.js and offline.js say `t("English {name}", {name: ...})` and `tn("{count} tile", "{count} tiles",
-count)` (app.js's `scorekeeperText`, over Django's JavaScript catalogue). With `-d djangojs` this
+The page scripts (static/scorekeeper/*.js) say `t("English {name}", {name: ...})` and `tn("{count} tile", "{count} tiles",
+count)` (i18n.js's, over Django's JavaScript catalogue). With `-d djangojs` this
 command hands xgettext those two names besides Django's, so the strings land in
 locale/<lang>/LC_MESSAGES/djangojs.po. The `django` domain is extracted as Django does it.
 """

@@ -3,8 +3,8 @@
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from scorekeeper import ratings
 from scorekeeper.models import Scorebook
+from scorekeeper.services import ratings
 
 
 class Command(BaseCommand):

@@ -4,6 +4,7 @@ Every check here is one a real deal must pass; an entry that fails it could not 
 come from the tiles on the table. The errors name the player and say what to change."""
 
 from .checks import (
+    SETTLED_BY,
     check_1_one_entry_each,
     check_2_one_player_out,
     check_3_out_holds_nothing,
@@ -31,6 +32,7 @@ from .together import (
 )
 
 __all__ = [
+    "SETTLED_BY",
     "EntryInput",
     "InvalidRound",
     "RoundError",

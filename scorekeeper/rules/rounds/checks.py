@@ -28,14 +28,18 @@ from .entries import (
 )
 
 
-def check_1_one_entry_each(seats: Sequence[Seat], entries: Sequence[EntryInput]) -> dict:
-    """Check 1: every seated player has exactly one entry, and nobody else has one."""
+def check_1_one_entry_each(seats: Sequence[Seat], entries: Sequence[EntryInput], away: Sequence[Seat] = ()) -> dict:
+    """Check 1: every player seated in this round has exactly one entry, and nobody else has one
+    (`away`: the game's players not seated in it, named when an entry is for one of them)."""
     seated = {seat.player for seat in seats}
+    names = {seat.player: seat.name for seat in away}
     counts = Counter(entry.player for entry in entries)
     errors = [
         RoundError(
             "not_seated",
-            _("Player {player} is not seated in this game.", player=player),
+            _about(names[player], _("not seated in this round; enter only the players at the table."))
+            if player in names
+            else _("Player {player} is not seated in this game.", player=player),
             rule=1,
             player=player,
             field="player",
@@ -78,10 +82,21 @@ def check_2_one_player_out(hands: list[_Hand]) -> list[RoundError]:
     )
 
 
+# What ticking one box of an entry settles about its other fields, by checks 3 and 4, as data for
+# the round form's script to fill in as the box is ticked: the player who went out has 0 pips left
+# (check 3); only the player who went out can have ended on a double, so ending on one is going out
+# (check 4), with its 0 pips. Field names as in EntryInput.
+OUT_PIPS = 0
+SETTLED_BY = {
+    "went_out": {"pips": OUT_PIPS},
+    "ended_on_double": {"went_out": True, "pips": OUT_PIPS},
+}
+
+
 def check_3_out_holds_nothing(table: _Table, hand: _Hand) -> list[RoundError]:
     """Check 3: the player who went out has 0 pips, no tiles and not the 0-0."""
     errors = []
-    if hand.pips != 0:
+    if hand.pips != OUT_PIPS:
         errors.append(
             _hand_error(
                 hand, "went_out_with_pips", _("went out, so has no pips left (not {pips}).", pips=hand.pips), "pips", 3

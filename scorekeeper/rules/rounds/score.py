@@ -23,14 +23,20 @@ from .together import (
 
 
 def score_round(
-    rules: GameRules, starting_double: int, seats: Sequence[Seat], entries: Sequence[EntryInput]
+    rules: GameRules,
+    starting_double: int,
+    seats: Sequence[Seat],
+    entries: Sequence[EntryInput],
+    away: Sequence[Seat] = (),
 ) -> ScoredRound:
-    """Validate a whole round and score it, or raise InvalidRound listing every problem.
+    """Validate a whole round of the players seated in it (`seats`) and score it, or raise
+    InvalidRound listing every problem. `away`: the game's players not seated in this round, named
+    when an entry is for one of them.
 
     Each numbered check of the rules page is one function below, named after it."""
     if not isinstance(starting_double, int) or not 0 <= starting_double <= rules.top:
         raise InvalidRound([check_5_starting_double_in_set(rules, starting_double)])
-    by_player = check_1_one_entry_each(seats, entries)
+    by_player = check_1_one_entry_each(seats, entries, away)
     table = _Table(rules.tile_set, starting_double)
     hands: list[_Hand] = []
     errors: list[RoundError] = []

@@ -21,6 +21,7 @@ from ..tiles import (
     parse_tile,
     tile_count,
 )
+from .checks import OUT_PIPS
 from .entries import EntryInput, RoundError, _about, _Hand, _hand_error, _names, _Table, _tiles
 
 
@@ -90,15 +91,20 @@ def check_9_hands_fit_together(table: _Table, hands: list[_Hand]) -> list[RoundE
 
 def check_10_listed_tiles(table: _Table, entry: EntryInput, name: str) -> tuple[_Hand | None, list[RoundError]]:
     """Check 10 for one hand: a listed hand is real tiles, once each, not the starting double,
-    and agrees with any numbers sent beside it (pips are required when no tiles are listed)."""
+    and agrees with any numbers sent beside it.
+
+    Pips are required when no tiles are listed, except from the player who went out: they hold
+    nothing, so nothing left to count is their 0 (check 3). One reading for the pages, the API
+    and imports alike; the API contract's bodies (pips, or tiles, always sent) read as before."""
 
     def error(code: str, message: Text, field: str, rule: int = 10) -> RoundError:
         return RoundError(code, _about(name, message), rule=rule, player=entry.player, field=field)
 
     if entry.tiles is None:
-        if entry.pips is None:
+        pips = OUT_PIPS if entry.pips is None and entry.went_out else entry.pips
+        if pips is None:
             return None, [error("pips_required", _("enter the pips left in hand (or list the tiles)."), "pips", rule=7)]
-        return _Hand(entry, name, entry.pips, entry.tiles_left, None, bool(entry.double_blank)), []
+        return _Hand(entry, name, pips, entry.tiles_left, None, bool(entry.double_blank)), []
     if not entry.tiles and not entry.went_out:
         message = _(
             "an empty tile list means no tiles, and only the player who went out has none: list the tiles left, or enter the pips instead."

@@ -1,0 +1,110 @@
+"""The one rule of what a write changes: every write that changes what someone may read or what
+they see says so once, by calling `announce` with what it touched; this module alone knows which
+kept entries that forgets (caches.kept explains how an entry earns trust).
+
+| write (announced as)                                   | what is forgotten                          |
+|--------------------------------------------------------|--------------------------------------------|
+| a round recorded, corrected, undone, brought back      | the game's stamp, its kept answers, pages  |
+| a game created, renamed, trashed, brought back, purged | the game's stamp, its kept answers, pages  |
+| a player renamed, linked, unlinked, deleted            | the stamps, answers, pages of their games  |
+| a live link made, replaced, revoked                    | the game's stamp (its link entries with it)|
+| a member joined, removed, left, given another role     | every game of the scorebook, as above      |
+| a scorebook renamed or deleted                         | every game of the scorebook, as above      |
+| an import                                              | every game of the scorebook, as above      |
+| a ratings replay                                       | every game of the scorebook, as above      |
+| a sign-out                                             | the session's stamp                        |
+| a new password, an account switched off or deleted     | the account's stamp (every session of it)  |
+| a new player, scorebook, invite (nothing shown yet)    | nothing                                    |
+| a season created, changed, deleted                     | nothing: season tables are read in full    |
+
+A game's stamp is what every entry of the game was written under (a member's poll, a followed
+sheet, a live link), so forgetting it forgets them all. It is forgotten at once and again after
+the write commits: at once, so a poll holding the old version goes the full way (and reads the old
+version until the commit: a slower 304, never a wrong one); after the commit, so an entry a full
+request wrote meanwhile, under the old stamp, is never trusted. A write whose transaction rolls
+back only cost some polls their shortcut.
+
+When the cache cannot be told, the epoch moves on as soon as it answers (caches.kept.forget).
+A test (tests/test_caching_rule.py) finds every public write of `services/` and proves it
+announces, so a new write that does not fails the suite.
+"""
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from . import kept
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Change:
+    """What one write changed: `what` names it (the table above); the rest says whom it touches."""
+
+    what: str
+    games: frozenset[int] = frozenset()
+    scorebooks: frozenset[int] = frozenset()
+    sessions: frozenset[str] = frozenset()
+    accounts: frozenset[int] = frozenset()
+
+
+# Every announcement of this process, newest last, for the test that proves each write announces.
+heard: list[Change] = []
+
+
+def announce(
+    what: str,
+    *,
+    games: Iterable[int] = (),
+    scorebooks: Iterable[int] = (),
+    sessions: Iterable[str | None] = (),
+    accounts: Iterable[int] = (),
+) -> Change:
+    """Say what a write changed: its kept entries are forgotten now and after the commit."""
+    change = Change(
+        what,
+        frozenset(int(pk) for pk in games),
+        frozenset(int(pk) for pk in scorebooks),
+        frozenset(session for session in sessions if session),
+        frozenset(int(pk) for pk in accounts),
+    )
+    heard.append(change)
+    del heard[:-100]
+    keys = forgotten(change)
+    kept.forget(keys)
+    transaction.on_commit(lambda: kept.forget(forgotten(change) if change.scorebooks else keys))
+    return change
+
+
+def forgotten(change: Change) -> list[str]:
+    """The keys `change` forgets: the table above."""
+    games = set(change.games)
+    if change.scorebooks:
+        from scorekeeper.models import Game
+
+        games |= set(Game.objects.filter(scorebook_id__in=change.scorebooks).values_list("pk", flat=True))
+    keys = []
+    listed = kept.quietly(kept.get_many, [kept.pages_key(pk) for pk in sorted(games)]) or {}
+    for pk in sorted(games):
+        keys += [kept.game_key(pk), *kept.answers_of(pk), kept.pages_key(pk), *listed.get(kept.pages_key(pk), ())]
+    keys += [kept.session_key(session) for session in change.sessions]
+    keys += [kept.account_key(pk) for pk in change.accounts]
+    return keys
+
+
+def on_sign_out(sender, request, **kwargs) -> None:
+    """user_logged_out: the session it ends (a browser's cookie, or an app's token)."""
+    sessions = [request.headers.get("X-Session-Token"), getattr(request.session, "session_key", None)]
+    announce("signed out", sessions=sessions)
+
+
+def on_account_change(sender, instance, **kwargs) -> None:
+    """post_save / post_delete of a user: a new password, an account switched off or deleted ends
+    what the cache knows of every session of theirs (Django then judges each in full). A sign-in's
+    stamp of the time (last_login) changes nothing."""
+    if kwargs.get("update_fields") == frozenset({"last_login"}):
+        return
+    announce("account changed", accounts=[instance.pk])

@@ -1,0 +1,63 @@
+"""The sheet and the game-over card of a game whose seats changed, as the server draws them."""
+
+import re
+
+import pytest
+from django.test import Client
+
+from scorekeeper import services
+from scorekeeper.rules.game import GameRules
+from scorekeeper.rules.rounds import EntryInput
+from tests.factories import PlayerFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_every_row_of_a_sheet_after_a_take_over_has_a_cell_per_column_and_who_left_is_not_asked_back():
+    user = UserFactory()
+    ids = [PlayerFactory(owner=user, name=name).pk for name in ("Ann", "Ben", "Cy", "Dee")]
+    game = services.create_game(by=user, players=ids[:3], rules=GameRules(tile_set=6))
+    services.record_round(game=game, starting_double=6, entries=[
+        EntryInput(player=ids[0], pips=0, went_out=True), EntryInput(player=ids[1], pips=9),
+        EntryInput(player=ids[2], pips=4)])  # fmt: skip
+    services.change_seat(game=game, kind="take_over", player=ids[3], replaces=ids[1], by=user)
+    client = Client()
+    client.force_login(user)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    head = re.search(r"<thead>.*?</thead>", page, re.S).group(0)
+    columns = head.count('class="player')
+    assert columns == 3  # Dee continues Ben's column
+    rows = re.findall(r'<tr class="(?:upcoming|next)".*?</tr>', page, re.S)
+    assert len(rows) == 6  # 5-5 down to 0-0
+    for row in rows:
+        assert row.count("<td") == columns
+    services.finish_game(game=game, by=user)
+    card = client.get(f"/games/{game.pk}/").content.decode()
+    boxes = dict(re.findall(r'name="players" value="(\d+)"( checked)?', card))
+    assert boxes == {str(ids[0]): " checked", str(ids[1]): "", str(ids[2]): " checked", str(ids[3]): " checked"}
+
+
+def test_the_join_page_says_what_a_joiner_starts_with_and_a_full_scorebook_asks_for_a_new_name():
+    user = UserFactory()
+    ids = [PlayerFactory(owner=user, name=name).pk for name in ("Ann", "Ben", "Cy")]
+    game = services.create_game(by=user, players=ids, rules=GameRules(tile_set=6, join_total="average"))
+    services.record_round(game=game, starting_double=6, entries=[
+        EntryInput(player=ids[0], pips=0, went_out=True), EntryInput(player=ids[1], pips=9),
+        EntryInput(player=ids[2], pips=4)])  # fmt: skip
+    client = Client()
+    client.force_login(user)
+    page = client.get(f"/games/{game.pk}/seats/join/").content.decode()
+    assert '<strong id="join-total">Joining now: 5.</strong>' in page  # (0 + 9 + 4) / 3, rounded up
+    assert "A new player&#x27;s name" in page or "A new player's name" in page  # nobody else to choose
+    PlayerFactory(owner=user, name="Dee")
+    page = client.get(f"/games/{game.pk}/seats/take_over/").content.decode()
+    assert "Or a new player" in page  # Dee to choose, or a new name
+
+
+def test_a_long_word_of_a_short_name_may_break_every_five_letters_keeping_two_at_its_end():
+    from scorekeeper.templatetags.scorekeeper import SOFT_HYPHEN, breakable
+
+    assert breakable("Grandma J.") == f"Grand{SOFT_HYPHEN}ma J."
+    assert breakable("Cousin G.") == "Cousin G."  # six letters fit, set smaller
+    assert breakable("Bartholomew S.") == f"Barth{SOFT_HYPHEN}olomew S."  # never one letter alone
+    assert breakable("Wolfeschlegel") == SOFT_HYPHEN.join(["Wolfe", "schle", "gel"])
