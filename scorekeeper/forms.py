@@ -87,6 +87,25 @@ class PlayerChoiceField(forms.ModelMultipleChoiceField):
         return super()._check_values(value)
 
 
+class MergeForm(forms.Form):
+    """Two names for one person made one: `player` merged into `into`, both of one scorebook's players."""
+
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), label=gettext_lazy("Merge this player"))
+    into = forms.ModelChoiceField(queryset=Player.objects.none(), label=gettext_lazy("into this one, who stays"))
+
+    def __init__(self, *args, scorebook, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("player", "into"):
+            self.fields[name].queryset = Player.objects.filter(scorebook=scorebook)
+            self.fields[name].error_messages["invalid_choice"] = _("Choose a player of this scorebook.")
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("player") is not None and cleaned.get("player") == cleaned.get("into"):
+            self.add_error("into", _("A player cannot be merged into themselves."))
+        return cleaned
+
+
 class NewGameForm(forms.Form):
     name = forms.CharField(
         max_length=80,
@@ -147,6 +166,11 @@ class NewGameForm(forms.Form):
         label=gettext_lazy("Someone who joins late starts with"),
     )  # fmt: skip
 
+    casual = forms.BooleanField(
+        required=False,
+        label=gettext_lazy("Friendly game: counts in no leaderboard, rating or season"),
+    )
+
     def clean_tie_break(self) -> str:
         return self.cleaned_data["tie_break"] or TieBreak.SHARED
 
@@ -155,7 +179,7 @@ class NewGameForm(forms.Form):
 
     def __init__(self, *args, scorebook, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["players"].queryset = Player.objects.filter(scorebook=scorebook)
+        self.fields["players"].queryset = Player.objects.filter(scorebook=scorebook).active()
         from .services import default_game_name  # the services read the forms' choices
 
         self.fields["name"].widget.attrs["placeholder"] = default_game_name(scorebook)  # what an empty name becomes
@@ -309,6 +333,18 @@ class RoundForm(forms.Form):
 
 class ScorebookForm(forms.Form):
     name = forms.CharField(max_length=80, label=gettext_lazy("Name"))
+
+
+class TimeZoneForm(forms.Form):
+    """Where the scorebook's members play (an IANA name): the service checks it with zoneinfo."""
+
+    time_zone = forms.CharField(
+        max_length=64,
+        label=gettext_lazy("Time zone"),
+        help_text=gettext_lazy("Its seasons' days are days there."),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "off", "spellcheck": "false",
+                                      "placeholder": "America/Mexico_City"}),
+    )  # fmt: skip
 
 
 class SeasonForm(forms.Form):

@@ -7,9 +7,10 @@ A postprocessing hook (settings.SPECTACULAR_SETTINGS) that:
   on every answer; tests/api/test_schema.py checks each component against the answers);
 - writes a nullable reference the way strict OpenAPI 3.0 validators accept a null in its place
   (`oneOf` with a null-only schema, not `allOf` beside `nullable`, which they read as "never null");
-- marks what a PATCH cannot do without (a game's or scorebook's `name`, a member's `role`), and so
-  its body too: the server refuses such a PATCH without one (400 naming the field), as API.md has a
-  PATCH change something; a player's PATCH, whose fields are all optional, keeps an optional body;
+- marks what a PATCH cannot do without (a member's `role`; at least one field of a game's or a
+  scorebook's), and so its body too: the server refuses such a PATCH without one (400 naming the
+  field), as API.md has a PATCH change something; a player's PATCH, whose fields are all optional,
+  keeps an optional body;
 - bounds a round's list of entries (1 to 50).
 """
 
@@ -38,10 +39,11 @@ PARTIAL = {"RoundErrors", "RoundClash", "ValidationErrors"}
 
 # A PATCH that changes nothing is refused (400): what its body must hold, and so the body itself.
 REQUIRED_IN_PATCH = {
-    "PatchedGameUpdateRequest": ["name"],
-    "PatchedScorebookRequest": ["name"],
     "PatchedMemberRoleRequest": ["role"],
 }
+# A PATCH of fields none of which is needed alone (a game's name or casual, a scorebook's name or
+# time zone): at least one of them, and so the body.
+ONE_AT_LEAST_IN_PATCH = {"PatchedGameUpdateRequest", "PatchedScorebookPatchRequest"}
 
 
 def complete_schema(result, generator, request, public):
@@ -59,9 +61,11 @@ def complete_schema(result, generator, request, public):
             component["required"] = list(component["properties"])
     for name, fields in REQUIRED_IN_PATCH.items():
         schemas[name]["required"] = fields
+    for name in ONE_AT_LEAST_IN_PATCH:
+        schemas[name]["minProperties"] = 1
     for operation in _operations(result):
         body = operation.get("requestBody", {})
-        if set(_refs(body)) & set(REQUIRED_IN_PATCH):
+        if set(_refs(body)) & (set(REQUIRED_IN_PATCH) | ONE_AT_LEAST_IN_PATCH):
             body["required"] = True
     _list_bounds(schemas)
     _nullable_references(result)

@@ -9,6 +9,7 @@ app_name = "api"
 urlpatterns = [
     path("players/", players.PlayerList.as_view(), name="player-list"),
     path("players/<id:pk>/", players.PlayerDetail.as_view(), name="player-detail"),
+    path("players/<id:pk>/merge/", players.PlayerMerge.as_view(), name="player-merge"),
     path("players/<id:pk>/stats/", reports.PlayerStats.as_view(), name="player-stats"),
     path("games/", games.GameList.as_view(), name="game-list"),
     path("games/<id:pk>/", games.GameDetail.as_view(), name="game-detail"),

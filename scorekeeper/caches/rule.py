@@ -6,10 +6,13 @@ kept entries that forgets (caches.kept explains how an entry earns trust).
 |--------------------------------------------------------|--------------------------------------------|
 | a round recorded, corrected, undone, brought back      | the game's stamp, its kept answers, pages  |
 | a game created, renamed, trashed, brought back, purged | the game's stamp, its kept answers, pages  |
+| a game made casual, or made to count again            | the game's stamp, its kept answers, pages  |
 | a player renamed, linked, unlinked, deleted            | the stamps, answers, pages of their games  |
+| two players merged into one                            | the stamps, answers, pages of games moved  |
+| a player archived or brought back                      | nothing: pickers and boards are read anew  |
 | a live link made, replaced, revoked                    | the game's stamp (its link entries with it)|
 | a member joined, removed, left, given another role     | every game of the scorebook, as above      |
-| a scorebook renamed or deleted                         | every game of the scorebook, as above      |
+| a scorebook renamed, deleted, its time zone changed    | every game of the scorebook, as above      |
 | an import                                              | every game of the scorebook, as above      |
 | a ratings replay                                       | every game of the scorebook, as above      |
 | a sign-out                                             | the session's stamp                        |

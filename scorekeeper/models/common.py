@@ -52,6 +52,11 @@ class HistoryAction(models.TextChoices):
     PLAYER_RENAMED = "player_renamed"
     PLAYER_LINKED = "player_linked"
     PLAYER_UNLINKED = "player_unlinked"
+    PLAYER_ARCHIVED = "player_archived"
+    PLAYER_BROUGHT_BACK = "player_brought_back"
+    PLAYER_MERGED = "player_merged"  # on every game whose seats moved to the player merged into
+    GAME_MADE_CASUAL = "game_made_casual"
+    GAME_COUNTED = "game_counted"  # a casual game made to count again
 
 
 INVITE_LIFETIME = timedelta(days=7)

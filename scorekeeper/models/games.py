@@ -49,6 +49,10 @@ class GameQuerySet(models.QuerySet):
     def finished(self):
         return self.filter(status=Game.Status.FINISHED)
 
+    def counted(self):
+        """Finished games that count (in records, ratings, boards, seasons): out of the trash, not casual."""
+        return self.finished().alive().filter(casual=False)
+
     def with_seats(self):
         """Each game with its seats in order and their players: one query for all of them."""
         return self.prefetch_related(models.Prefetch("seats", Seat.objects.in_order()))
@@ -121,6 +125,10 @@ class Game(ReaderRole, models.Model):
     tie_break = models.CharField(max_length=16, choices=TIE_BREAK_CHOICES, default=TieBreak.SHARED)
     # What a player joining after the first round starts with (rules.seating.JoinTotal).
     join_total = models.CharField(max_length=8, choices=JOIN_TOTAL_CHOICES, default=JoinTotal.HIGHEST)
+    # A friendly game: kept in history and exports, counted nowhere else (no record, rating, board,
+    # season or night). Switching a finished game takes back, or gives again, what it counted
+    # (services.games.set_casual).
+    casual = models.BooleanField(default=False)
 
     # The game's state (rules.scoring.derive), saved by the services after every write.
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS)

@@ -20,6 +20,10 @@ class PlayerQuerySet(models.QuerySet):
         """As for_user, each with the reader's `role` in its scorebook."""
         return self.for_user(user).annotate(role=role_of(user))
 
+    def active(self):
+        """Not archived: who the pickers offer and the boards rank."""
+        return self.filter(archived=False)
+
     def named(self, name: str):
         return self.filter(name_key=name_key(name))
 
@@ -38,6 +42,9 @@ class Player(ReaderRole, models.Model):
     name = models.CharField(max_length=40)
     # name_key(name), kept by save(): folding can lengthen a name ("ß" becomes "ss").
     name_key = models.CharField(max_length=160, editable=False)
+    # An archived player (a guest who came once) is left off pickers, boards and lists; their games
+    # are untouched, and they can be brought back.
+    archived = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     # The OpenSkill rating after the player's latest finished game (scorekeeper.services.ratings keeps it);
     # empty before the first one, which means the model's starting rating.

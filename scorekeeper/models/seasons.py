@@ -71,14 +71,15 @@ class Season(ReaderRole, models.Model):
 
     def counted_seats(self):
         """The seats its table counts: players ranked (not those who left) in finished games of its
-        scorebook, out of the trash, that finished within its days. A later filter (casual games)
-        goes here and in services.seasons.tally_rows."""
+        scorebook, out of the trash and not casual, that finished within its days (services.seasons
+        tallies the same seats as games change)."""
         from .games import Game, Seat
 
         return Seat.objects.filter(
             game__scorebook_id=self.scorebook_id,
             game__status=Game.Status.FINISHED,
             game__deleted_at__isnull=True,
+            game__casual=False,
             game__finished_at__gte=self.starts_at,
             game__finished_at__lt=self.ends_before,
             rank__isnull=False,

@@ -253,6 +253,12 @@ def describe(change: Change) -> str:
             return _("{name} undid a change at the table ({player})").format(name=name, player=change.before["player"])
         case Action.GAME_FINISHED:
             return _("{name} ended the game after round {number}, as agreed").format(name=name, number=number)
+        case Action.GAME_MADE_CASUAL:
+            return _("{name} made it a friendly game").format(name=name)
+        case Action.GAME_COUNTED:
+            return _("{name} made the game count again").format(name=name)
+        case Action.PLAYER_MERGED:
+            return _("{name} merged two players into one").format(name=name)
         case _:
             return _("{name} changed the game").format(name=name)
 

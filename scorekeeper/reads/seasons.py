@@ -13,7 +13,7 @@ def rows_of(season: Season) -> list[SeasonRow]:
     player, whatever the number of games), summed here; the counted points leave out the lowest
     place points first (rules.seasons.counted_from_tally)."""
     tallies = (
-        SeasonTally.objects.filter(season=season, games__gt=0)
+        SeasonTally.objects.filter(season=season, games__gt=0, player__archived=False)
         .order_by("player_id")
         .values_list("player_id", "player__name", "place_points", "games", "wins", "total_sum", "place_sum")
     )

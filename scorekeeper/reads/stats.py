@@ -70,8 +70,10 @@ def period_start(period: str):
 
 
 def _finished(game: str, tile_set: int | None = None, since=None) -> Q:
-    """Finished games (reached through the lookup `game`) of one set and period, when given."""
-    condition = Q(**{f"{game}__status": Game.Status.FINISHED, f"{game}__deleted_at__isnull": True})
+    """Finished games that count (reached through the lookup `game`: out of the trash, not casual) of
+    one set and period, when given."""
+    condition = Q(**{f"{game}__status": Game.Status.FINISHED, f"{game}__deleted_at__isnull": True,
+                     f"{game}__casual": False})  # fmt: skip
     if tile_set is not None:
         condition &= Q(**{f"{game}__tile_set": tile_set})
     if since is not None:
@@ -301,9 +303,7 @@ def game_totals(player, *, limit: int = 100):
     """The player's most recent finished games they were ranked in, oldest first: (finished_at,
     total, won). A game they left is none of their game totals."""
     recent = (
-        Seat.objects.filter(
-            player=player, left_after__isnull=True, game__status=Game.Status.FINISHED, game__deleted_at__isnull=True
-        )
+        Seat.objects.filter(_finished("game"), player=player, left_after__isnull=True)
         .order_by("-game__finished_at")
         .values_list("game__finished_at", "total", "is_winner")[:limit]
     )

@@ -108,3 +108,21 @@ def results(data: dict) -> list[RoundResult]:
                     *(frozenset(line[flag]) for flag in _FLAGS))
         for line in data["rounds"]
     ]  # fmt: skip
+
+
+def with_player(data: dict, old: Hashable, new: Hashable) -> dict:
+    """The saved state with player `old` called `new` wherever it names them (a merge of two
+    players who never sat at one table: `new` is nowhere in it). Nothing else changes."""
+
+    def swap(player):
+        return new if player == old else player
+
+    return data | {
+        "seats": [seat | {"player": swap(seat["player"]), "replaced": swap(seat.get("replaced"))}
+                  for seat in data["seats"]],
+        "changes": [change | {"player": swap(change["player"]), "replaces": swap(change["replaces"])}
+                    for change in data.get("changes", ())],
+        **({"shuffles_next": swap(data["shuffles_next"])} if "shuffles_next" in data else {}),
+        "rounds": [line | {flag: sorted(swap(player) for player in line[flag]) for flag in _FLAGS}
+                   for line in data["rounds"]],
+    }  # fmt: skip

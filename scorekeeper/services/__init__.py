@@ -12,9 +12,10 @@ from .games import (
     purge_trash,
     rename_game,
     restore_game,
+    set_casual,
 )
 from .imports import CheckedGame, check_import, import_game, save_imports
-from .players import delete_player, link_player, rename_player
+from .players import delete_player, link_player, merge_player, rename_player, set_archived
 from .records import update_extremes
 from .rounds import (
     Clash,
@@ -53,6 +54,7 @@ __all__ = [
     "finish_game",
     "import_game",
     "link_player",
+    "merge_player",
     "next_game_number",
     "purge_trash",
     "record_round",
@@ -62,6 +64,8 @@ __all__ = [
     "restore_game",
     "restore_round",
     "save_imports",
+    "set_archived",
+    "set_casual",
     "submit_round",
     "undo_last_round",
     "undo_seat_change",

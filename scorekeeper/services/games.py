@@ -1,4 +1,4 @@
-"""Writes to games: create, rename, finish early, trash and bring back, purge."""
+"""Writes to games: create, rename, make casual, finish early, trash and bring back, purge."""
 
 from collections.abc import Sequence
 from datetime import timedelta
@@ -28,10 +28,11 @@ def create_game(
     number: int | None = None,
     scorebook: Scorebook | None = None,
     uid=None,
+    casual: bool = False,
 ) -> Game:
     """Seat `players` (ids of the scorebook's players) in the order given; the scorebook is
     `by`'s personal one unless given. A game without a name may be given its `number`
-    (next_game_number), which it is called by."""
+    (next_game_number), which it is called by; a `casual` one counts nowhere (Game.casual)."""
     scorebook = scorebook or Scorebook.personal_for(by)
     player_ids = list(players)
     found, errors = table_of(scorebook, rules, player_ids)
@@ -45,6 +46,7 @@ def create_game(
             name=name.strip(),
             number=None if name.strip() else number,
             next_double=state.next_double,
+            casual=bool(casual),
             state=snapshot.dump(state, []),
             **({"uid": uid} if uid is not None else {}),
             **Game.columns_of(rules),
@@ -99,6 +101,25 @@ def rename_game(*, game: Game, name: str, expected_version: int | None = None, b
 
 
 @transaction.atomic
+def set_casual(*, game: Game, casual: bool, expected_version: int | None = None, by=None) -> Game:
+    """Make the game friendly (it counts nowhere but history and exports) or count it again. A
+    finished game takes back, or gives again, what it counted: records, head to head, season
+    tallies, and the ratings replayed from it on, as the trash does (_count_finished)."""
+    game = lock_game(game, expected_version)
+    if game.casual == casual:
+        return game
+    game.casual = casual
+    game.version += 1
+    action = HistoryAction.GAME_MADE_CASUAL if casual else HistoryAction.GAME_COUNTED
+    # Saved first: the extremes and the replay read which finished games count from the game rows.
+    save_with_history(game, by, action, update_fields=["casual", "version", "updated_at"])
+    announce("game made casual or counted", games=[game.pk])
+    if game.is_finished and game.deleted_at is None:
+        _count_finished(game, sign=-1 if casual else +1)
+    return game
+
+
+@transaction.atomic
 def finish_game(*, game: Game, expected_version: int | None = None, by=None) -> Game:
     """The table stops after the last recorded round ("We stop here"): the game is over, ranked as
     it stands, and its end reason says so (EndReason.AGREED). Raises Conflict when it is over
@@ -127,7 +148,7 @@ def delete_game(*, game: Game, expected_version: int | None = None, by=None) -> 
     announce("game trashed", games=[game.pk])
     game.deleted_at, game.deleted_by = timezone.now(), by
     save_with_history(game, by, HistoryAction.GAME_DELETED, update_fields=["deleted_at", "deleted_by"])
-    if game.is_finished:
+    if game.is_finished and not game.casual:
         _count_finished(game, sign=-1)
 
 
@@ -140,13 +161,14 @@ def restore_game(*, game: Game, by=None) -> Game:
     game.deleted_at, game.deleted_by = None, None
     announce("game restored", games=[game.pk])
     save_with_history(game, by, HistoryAction.GAME_RESTORED, update_fields=["deleted_at", "deleted_by"])
-    if game.is_finished:
+    if game.is_finished and not game.casual:
         _count_finished(game, sign=+1)
     return game
 
 
 def _count_finished(game: Game, sign: int) -> None:
-    """A finished game leaves (-1, to the trash) or comes back (+1): records and ratings follow."""
+    """A finished game leaves (-1: to the trash, made casual) or comes back (+1): records, season
+    tallies and ratings follow."""
     seats = list(game.seats.all())
     add_to_records(game.tile_set, [figures_of(seat) for seat in seats], sign=sign)
     update_extremes(game.tile_set, [seat.player_id for seat in seats])

@@ -52,6 +52,7 @@ def import_game(
     finished_at=None,
     uid=None,
     changes: Sequence[SeatChangeRule] = (),
+    casual: bool = False,
 ) -> Game:
     """A game played elsewhere (or seeded), with all its rounds, in a few bulk inserts. `played_at`
     dates it (and its end, unless `finished_at` says when it ended); `uid` keeps an exported game's.
@@ -72,6 +73,7 @@ def import_game(
         finished_at=finished_at,
         uid=uid,
         changes=changes,
+        casual=casual,
     )
     (game,) = save_imports(by=by, scorebook=scorebook, games=[checked])
     announce("game imported", games=[game.pk])
@@ -93,6 +95,7 @@ class CheckedGame:
     finished_at: object = None
     changes: tuple[SeatChangeRule, ...] = ()  # its seat changes, in the order made
     stopped_after: int | None = None  # the table agreed to stop after this round (Game.stopped_after)
+    casual: bool = False  # a friendly game (Game.casual): counted nowhere
 
 
 def check_import(
@@ -106,6 +109,7 @@ def check_import(
     uid=None,
     changes: Sequence[SeatChangeRule] = (),
     stopped_after: int | None = None,
+    casual: bool = False,
 ) -> CheckedGame:
     """Check a played game as creating it, recording each round and making each seat change would,
     without the database (`seats`: everyone who sat at its table, in seat order, all of the
@@ -174,7 +178,7 @@ def check_import(
         state = derive_state(rules, list(seats), round_results(_played_of(scored_rounds)), changes,
                              stopped_after=stopped_after)  # fmt: skip
     return CheckedGame(rules, tuple(seats), tuple(scored_rounds), state, name, uid, played_at, finished_at,
-                       tuple(changes), stopped_after)  # fmt: skip
+                       tuple(changes), stopped_after, bool(casual))  # fmt: skip
 
 
 def _check_change_order(changes: Sequence[SeatChangeRule], rounds: int) -> None:
@@ -225,14 +229,14 @@ def save_imports(*, by, scorebook: Scorebook, games: Sequence[CheckedGame]) -> l
              finished_at=(game.finished_at or game.played_at or now) if game.state.finished else None,
              ended_because=game.state.ended_because or "", next_double=game.state.next_double,
              state=snapshot.dump(game.state, round_results(_played_of(game.rounds))),
-             stopped_after=game.stopped_after,
+             stopped_after=game.stopped_after, casual=game.casual,
              version=2,  # created, then its rounds recorded
              created_at=game.played_at or now, updated_at=now)
         for game in games
     ]  # fmt: skip
     # Inserted as they are (_insert): bulk_create would stamp created_at with the time of the insert.
     columns = ("scorebook", "created_by", "name", "uid", *RULE_COLUMNS.values(), "status", "finished_at", "ended_because",
-               "next_double", "state", "stopped_after", "version", "created_at", "updated_at")  # fmt: skip
+               "next_double", "state", "stopped_after", "casual", "version", "created_at", "updated_at")  # fmt: skip
     attributes = [Game._meta.get_field(name).attname for name in columns]
     ids = _insert(Game, columns, [tuple(getattr(row, name) for name in attributes) for row in made], returning=True)
     for row, pk in zip(made, ids, strict=True):
@@ -277,10 +281,10 @@ def save_imports(*, by, scorebook: Scorebook, games: Sequence[CheckedGame]) -> l
     )  # fmt: skip
     _save_seat_changes(by, made, games)
     _add_imports_to_records(made, games, seats_of)
-    ended = [row.finished_at for row in made if row.finished_at is not None]
+    ended = [row.finished_at for row in made if row.finished_at is not None and not row.casual]
     seasons.rebuild_between(scorebook.pk, min(ended, default=None), max(ended, default=None))
     for row, game in zip(made, games, strict=True):
-        if game.state.finished:
+        if game.state.finished and not game.casual:
             ratings.changed(scorebook.pk, ratings.Point(row.finished_at, row.pk), [pk for pk, _name in game.seats])
     announce("games imported", games=[game.pk for game in made])
     return made
@@ -373,13 +377,14 @@ def _add_imports_to_records(made: list[Game], games: Sequence[CheckedGame], seat
     finished_players: dict[int, set[int]] = {}
     for row, game in zip(made, games, strict=True):
         tile_set, seats = game.rules.tile_set, seats_of[row.pk]
+        counts = game.state.finished and not game.casual  # a casual game is counted nowhere
         for seat in seats:
             sums = figures.setdefault((seat.player_id, tile_set), [0] * len(PlayerRecord.SUMS))
-            if game.state.finished:
+            if counts:
                 counted = figures_of(seat)
                 amounts = [counted[column] for column in PlayerRecord.SUMS]
                 sums[:] = [a + b for a, b in zip(sums, amounts, strict=True)]
-        if game.state.finished:
+        if counts:
             doubles, opponents = detail.setdefault(tile_set, (Counter(), Counter()))
             more_doubles, more_opponents = detail_of(seats, _played_of(game.rounds))
             doubles.update(more_doubles)

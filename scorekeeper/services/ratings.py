@@ -186,9 +186,11 @@ def _at_or_after(point: Point) -> Q:
 
 
 def _rated(scorebook_id: int, point: Point):
-    """The scorebook's rated games at the point or later: finished, not in the trash."""
-    return Game.objects.filter(scorebook_id=scorebook_id, status=Game.Status.FINISHED, deleted_at__isnull=True).filter(
-        Q(finished_at__gt=point.finished_at) | Q(finished_at=point.finished_at, pk__gte=point.game)
+    """The scorebook's rated games at the point or later: finished, not in the trash, not casual."""
+    return (
+        Game.objects.filter(scorebook_id=scorebook_id)
+        .counted()
+        .filter(Q(finished_at__gt=point.finished_at) | Q(finished_at=point.finished_at, pk__gte=point.game))
     )
 
 
@@ -276,11 +278,7 @@ def rebuild(scorebook_id: int) -> None:
     RatingStep.objects.filter(scorebook_id=scorebook_id).delete()
     Player.objects.filter(scorebook_id=scorebook_id).update(rating_mu=None, rating_sigma=None)
     Scorebook.objects.filter(pk=scorebook_id).update(ratings_pending_at=None, ratings_pending_game=None)
-    first = (
-        Game.objects.filter(scorebook_id=scorebook_id, status=Game.Status.FINISHED, deleted_at__isnull=True)
-        .order_by("finished_at", "pk")
-        .first()
-    )
+    first = Game.objects.filter(scorebook_id=scorebook_id).counted().order_by("finished_at", "pk").first()
     announce("ratings replayed")  # no kept entry shows a rating (caches.rule)
     if first is not None:
         point = Point(first.finished_at, first.pk)

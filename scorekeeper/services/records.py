@@ -44,6 +44,7 @@ def update_extremes(tile_set: int, player_ids: list[int]) -> None:
         game__tile_set=tile_set,
         game__status=Game.Status.FINISHED,
         game__deleted_at__isnull=True,
+        game__casual=False,
     ).values("total")
     PlayerRecord.objects.filter(player_id__in=player_ids, tile_set=tile_set).update(
         best_total=Subquery(seats.order_by("total")[:1]), worst_total=Subquery(seats.order_by("-total")[:1])

@@ -7,6 +7,7 @@ comes back from the trash and takes back one that changes, reopens or goes to th
 services.state.save_state and services.games), `rebuild` works them out from the seats when a
 season is made or its days change, and after an import."""
 
+import zoneinfo
 from datetime import date
 
 from django.db import connection, transaction
@@ -110,6 +111,31 @@ def update_season(*, season: Season, role: str | None, **changes) -> Season:
 
 
 @transaction.atomic
+def set_time_zone(*, book: Scorebook, role: str | None, time_zone: str) -> Scorebook:
+    """The scorebook's time zone (an IANA name, as zoneinfo knows it), owners only. Its seasons'
+    days are days there, so each is saved again (update_season works out its bounds and rebuilds
+    its tallies when they moved): it lives here, beside them."""
+    require_owner(role, _("change its time zone"))
+    name = time_zone.strip() if isinstance(time_zone, str) else ""
+    try:
+        if not name or len(name) > 64:
+            raise ValueError(name)
+        zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise InvalidInput(
+            {"time_zone": [_("Give a time zone by its IANA name, such as America/Mexico_City or Europe/Madrid.")]}
+        ) from None
+    _lock(book)
+    book.time_zone = name
+    book.save(update_fields=["time_zone"])
+    for season in Season.objects.filter(scorebook=book):
+        season.scorebook = book
+        update_season(season=season, role=role)
+    announce("scorebook time zone changed", scorebooks=[book.pk])  # days on every page of it
+    return book
+
+
+@transaction.atomic
 def delete_season(*, season: Season, role: str | None) -> None:
     require_owner(role, _("delete seasons"))
     season.delete()
@@ -118,7 +144,8 @@ def delete_season(*, season: Season, role: str | None) -> None:
 
 def tally_rows(seats) -> list[tuple[int, int, int, int, int]]:
     """What a finished game's seats give its season (Season.counted_seats: ranked players only), as
-    they are now: (player, place points, win, total, place) each. Taken before a change, to take back."""
+    they are now: (player, place points, win, total, place) each. Taken before a change, to take back.
+    The callers leave out a casual game (it gives nothing), as Season.counted_seats does."""
     return [
         (seat.player_id, seat.place_points, int(seat.is_winner), seat.total, seat.rank)
         for seat in seats

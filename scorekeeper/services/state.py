@@ -91,12 +91,14 @@ def save_state(
     `seats` in seat order; `played_before`: the entries as they were (rows of played_rows), when a
     finished game's entries have just changed (what the records counted must be taken back)."""
     was_finished, finished_before = game.is_finished, game.finished_at
-    before = [figures_of(seat) for seat in seats] if was_finished else []
+    # A casual game counts nowhere (records, ratings, seasons): as if it never finished, for them.
+    counted_before, counts = was_finished and not game.casual, state.finished and not game.casual
+    before = [figures_of(seat) for seat in seats] if counted_before else []
     detail_before = (
-        detail_of(seats, played_rows(game) if played_before is None else played_before) if was_finished else None
+        detail_of(seats, played_rows(game) if played_before is None else played_before) if counted_before else None
     )
     ranks_before = [seat.rank for seat in seats]
-    tally_before = seasons.tally_rows(seats) if was_finished else []
+    tally_before = seasons.tally_rows(seats) if counted_before else []
     changed = []
     # Place points are what a finished game gives (a season counts them): none while it goes on.
     points = place_points([derived.rank for derived in state.seats]) if state.finished else [None] * len(seats)
@@ -112,10 +114,10 @@ def save_state(
     _write_seat_summaries([seat for seat in changed if id(seat) not in new])
     # The records hold finished games only: take back what was counted, count what is now.
     add_to_records(game.tile_set, before, sign=-1)
-    if state.finished:
+    if counts:
         add_to_records(game.tile_set, [figures_of(seat) for seat in seats], sign=+1)
-    if was_finished or state.finished:
-        add_detail(game.tile_set, detail_before, detail_of(seats, played_rows(game)) if state.finished else None)
+    if counted_before or counts:
+        add_detail(game.tile_set, detail_before, detail_of(seats, played_rows(game)) if counts else None)
     if not state.finished:
         game.status, game.finished_at = Game.Status.IN_PROGRESS, None
     elif not game.is_finished:
@@ -131,14 +133,14 @@ def save_state(
     )  # fmt: skip
     announce("game changed", games=[game.pk])  # every round write, and a new game
     # Its season's tallies: what the game gave is taken back, what it gives now is added.
-    tally_after = seasons.tally_rows(seats) if state.finished else []
+    tally_after = seasons.tally_rows(seats) if counts else []
     if (finished_before, tally_before) != (game.finished_at if state.finished else None, tally_after):
         seasons.tally(scorebook_id=game.scorebook_id, finished_at=finished_before, rows=tally_before, sign=-1)
         seasons.tally(scorebook_id=game.scorebook_id, finished_at=game.finished_at, rows=tally_after, sign=+1)
-    if was_finished or state.finished:  # after the game row: the finished games are the ones now saved
+    if counted_before or counts:  # after the game row: the finished games are the ones now saved
         update_extremes(game.tile_set, [seat.player_id for seat in seats])
     # Ratings hang on the finishing order alone: replay them when that order appears, changes or goes.
-    if (was_finished or state.finished) and (was_finished != state.finished or ranks_before != [s.rank for s in seats]):
+    if (counted_before or counts) and (counted_before != counts or ranks_before != [s.rank for s in seats]):
         point = ratings.Point(finished_before if was_finished else game.finished_at, game.pk)
         ratings.changed(game.scorebook_id, point, [seat.player_id for seat in seats])
 

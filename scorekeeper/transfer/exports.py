@@ -95,6 +95,7 @@ def _game(out: GameOut) -> dict:
         "created_at": game.created_at.isoformat(),
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,
         "stopped_after": game.stopped_after,  # the round the table agreed to stop after ("We stop here")
+        "casual": game.casual,  # a friendly game: counted nowhere but history and exports
         "tile_set": rules.pop("tile_set"),
         "rules": rules,
         "players": out.players,

@@ -178,6 +178,7 @@ class _GameInFile:
     finished_at: datetime | None
     changes: list[SeatChange]  # its seat changes in the order made, players by name key (version 2)
     stopped_after: int | None = None  # the table agreed to stop after this round (version 2)
+    casual: bool = False  # a friendly game, counted nowhere (files written before it lack it: false)
 
 
 def _read_game(index: int, game, *, suspect: bool) -> _GameInFile:
@@ -247,7 +248,10 @@ def _read_game(index: int, game, *, suspect: bool) -> _GameInFile:
         )
     changes = _read_seat_changes(game.get("seat_changes"), where, seated)
     stopped_after = _number(game.get("stopped_after"), where, "stopped_after", optional=True)
-    return _GameInFile(where, uid, names, rules, rounds, name or "", created_at, finished_at, changes, stopped_after)
+    casual = _flag(game.get("casual", False), where, "casual")
+    return _GameInFile(
+        where, uid, names, rules, rounds, name or "", created_at, finished_at, changes, stopped_after, casual
+    )
 
 
 def _read_seat_changes(changes, where: str, seated: set[str]) -> list[SeatChange]:
@@ -397,6 +401,7 @@ def import_games(*, data, scorebook: Scorebook, by, progress=None, max_games: in
                     uid=read.uid,
                     changes=changes,
                     stopped_after=read.stopped_after,
+                    casual=read.casual,
                 )
             )
         except services.InvalidInput as invalid:

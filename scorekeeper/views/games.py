@@ -80,6 +80,7 @@ def new_game(request):
                 rules=form.game_rules(),
                 name=form.cleaned_data["name"],
                 number=services.next_game_number(book),  # what it is called without a name
+                casual=form.cleaned_data["casual"],
             )
         except services.InvalidInput as invalid:
             for field, problems in invalid.errors.items():
@@ -196,6 +197,23 @@ def rename_game(request, pk):
 
 @login_required
 @require_POST
+def casual_game(request, pk):
+    """Make the game friendly (counted nowhere) or count it again: a finished one takes back or gives again."""
+    game = game_to_write(request.user, pk)
+    casual = request.POST.get("casual")
+    if casual not in ("0", "1"):
+        messages.error(request, _("Nothing was changed: reload the game and try again."))
+        return redirect("game", pk=pk)
+    services.set_casual(game=game, casual=casual == "1", by=request.user)
+    if casual == "1":
+        messages.success(request, _("A friendly game now: it counts in no leaderboard, rating, record or season."))
+    else:
+        messages.success(request, _("This game counts again."))
+    return redirect("game", pk=pk)
+
+
+@login_required
+@require_POST
 def finish_game(request, pk):
     """ "We stop here": the table ends the game after the round the page showed last."""
     game = game_to_write(request.user, pk)
@@ -229,6 +247,7 @@ def rematch(request, pk):
             players=chosen,
             rules=old.rules,
             number=services.next_game_number(old.scorebook),  # its own number: two games of a night are told apart
+            casual=old.casual,  # a friendly game's rematch is friendly too
         )
     except services.InvalidInput as invalid:
         messages.error(request, _("No rematch was started: {problem}").format(problem=invalid))

@@ -1,4 +1,5 @@
-"""Pages of players: the list, one player's figures, adding, linking to an account, the leaderboard."""
+"""Pages of players: the list, one player's figures, adding, linking to an account, archiving and
+merging, the leaderboard."""
 
 from operator import attrgetter
 
@@ -7,11 +8,11 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from .. import selectors, services
-from ..forms import PlayerForm, StatsFilterForm
+from ..forms import MergeForm, PlayerForm, StatsFilterForm
 from ..models import Player
 from ..reads import charts, seasons, stats
 from ..selectors import games_for
@@ -45,18 +46,77 @@ def add_player(request):
 
 @login_required
 def players(request):
+    """The scorebook's players, the archived ones apart; a scorer archives, brings back and merges here."""
     book = selectors.current_scorebook(request.user)
-    listed = Player.objects.filter(scorebook=book).annotate(game_count=Count("seats")).select_related("user")
+    listed = list(Player.objects.filter(scorebook=book).annotate(game_count=Count("seats")).select_related("user"))
+    active = [player for player in listed if not player.archived]
     return render(
         request,
         "scorekeeper/players.html",
         {
-            "players": listed,
+            "players": active,
+            "archived": [player for player in listed if player.archived],
             "player_form": PlayerForm(scorebook=book, prefix="player"),
+            "merge_fields": [
+                ("player", MergeForm.base_fields["player"].label),
+                ("into", MergeForm.base_fields["into"].label),
+            ],
             "scorebook": book,
             "can_score": book.can_score,
         },
     )
+
+
+@login_required
+@require_POST
+def archive_player(request, pk):
+    """Archive (off the pickers and boards) or bring back, from the players page."""
+    person = get_object_or_404(Player.objects.with_role(request.user), pk=pk)
+    archived = request.POST.get("archived")
+    services.require_scorer(person.role)
+    if archived not in ("0", "1"):
+        messages.error(request, _("Nothing was changed: reload the page and try again."))
+        return redirect("players")
+    services.set_archived(player=person, archived=archived == "1", role=person.role, by=request.user)
+    if archived == "1":
+        messages.success(
+            request, _("{name} is archived: off the pickers and boards, games kept.").format(name=person.name)
+        )
+    else:
+        messages.success(request, _("{name} is back.").format(name=person.name))
+    return redirect("players")
+
+
+@login_required
+def merge_players(request):
+    """Two names for one person made one: the question first ("Merge Bob into Robert? ..."), then
+    the merge on POST; a refusal beside the field, nothing changed."""
+    book = selectors.current_scorebook(request.user)
+    services.require_scorer(book.role)
+    form = MergeForm(request.POST if request.method == "POST" else request.GET or None, scorebook=book)
+    question = None
+    if form.is_bound and form.is_valid():
+        player, into = form.cleaned_data["player"], form.cleaned_data["into"]
+        if request.method == "POST":
+            try:
+                services.merge_player(player=player, into_id=into.pk, role=book.role, by=request.user)
+            except services.InvalidInput as invalid:
+                for field, problems in invalid.errors.items():
+                    for problem in problems:
+                        form.add_error(field if field in form.fields else None, problem)
+            except services.Conflict as conflict:
+                form.add_error("into", str(conflict))
+            else:
+                messages.success(request, _("{name} is now {into}.").format(name=player.name, into=into.name))
+                return redirect("player", pk=into.pk)
+        if form.is_valid():
+            games = player.seats.count()
+            question = ngettext(
+                "Merge {name} into {into}? {name}'s {count} game becomes {into}'s. This cannot be undone.",
+                "Merge {name} into {into}? {name}'s {count} games become {into}'s. This cannot be undone.",
+                games,
+            ).format(name=player.name, into=into.name, count=games)
+    return render(request, "scorekeeper/merge_players.html", {"form": form, "question": question, "scorebook": book})
 
 
 @login_required
@@ -99,7 +159,7 @@ def leaderboard(request):
     filters = StatsFilterForm(request.GET)
     sort = filters.cleaned_data.get("sort") if filters.is_valid() else None
     book = selectors.current_scorebook(request.user)
-    players = Player.objects.filter(scorebook=book).annotate(rated_games=stats.rated_games())
+    players = Player.objects.filter(scorebook=book).active().annotate(rated_games=stats.rated_games())
     rows = stats.leaderboard(players, sort=sort, **filters.options())
     words = stats.standings(row.player for row in rows)
     extra = SORT_EXTRAS.get((sort or "").lstrip("-"))

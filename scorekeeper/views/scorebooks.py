@@ -11,10 +11,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from .. import selectors, services
-from ..forms import InviteForm, ScorebookForm
+from ..errors import InvalidInput
+from ..forms import InviteForm, ScorebookForm, TimeZoneForm
 from ..models import Invite, Membership, Role, Scorebook
 from ..selectors import scorebook_for
-from ..services import scorebooks
+from ..services import scorebooks, seasons
 from .common import qr_svg, safe_next
 
 
@@ -39,14 +40,25 @@ def scorebook_list(request):
 def scorebook(request, pk):
     """Members and roles, invites (owners), rename, leave, delete."""
     book = scorebook_for(request.user, pk)
-    if request.method == "POST":
+    form = ScorebookForm(initial={"name": book.name})
+    zone_form = TimeZoneForm(initial={"time_zone": book.time_zone}, prefix="zone")
+    if request.method == "POST" and "zone-time_zone" in request.POST:
+        zone_form = TimeZoneForm(request.POST, prefix="zone")
+        if zone_form.is_valid():
+            try:
+                seasons.set_time_zone(book=book, role=book.role, time_zone=zone_form.cleaned_data["time_zone"])
+            except InvalidInput as invalid:
+                for problem in invalid.errors.get("time_zone", []):
+                    zone_form.add_error("time_zone", problem)
+            else:
+                messages.success(request, _("Time zone set to {zone}.").format(zone=book.time_zone))
+                return redirect("scorebook", pk=pk)
+    elif request.method == "POST":
         form = ScorebookForm(request.POST)
         if form.is_valid():
             scorebooks.rename(book=book, role=book.role, name=form.cleaned_data["name"])
             messages.success(request, _("Renamed to {name}.").format(name=book.name))
             return redirect("scorebook", pk=pk)
-    else:
-        form = ScorebookForm(initial={"name": book.name})
     invite = None
     code = request.GET.get("invite")
     if code and book.role == "owner":
@@ -56,6 +68,7 @@ def scorebook(request, pk):
     context = {
         "book": book,
         "form": form,
+        "zone_form": zone_form,
         "members": members,
         # The last owner cannot leave (scorebooks.remove_member refuses): no Leave button to refuse with.
         "can_leave": not (book.role == Role.OWNER and owners == 1),

@@ -33,7 +33,11 @@ def seat_change(request, pk, kind):
     if sheet.state.finished:
         messages.info(request, _("This game is over."))
         return redirect("game", pk=pk)
-    others = Player.objects.filter(scorebook_id=game.scorebook_id).exclude(pk__in=[s.player_id for s in sheet.seats])
+    others = (
+        Player.objects.filter(scorebook_id=game.scorebook_id)
+        .active()
+        .exclude(pk__in=[s.player_id for s in sheet.seats])
+    )
     form = SeatChangeForm(
         request.POST or None, kind=kind, seated=sheet.seated, others=list(others), initial={"version": game.version}
     )

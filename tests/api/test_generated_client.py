@@ -129,6 +129,7 @@ def evening(sk, auth, transport):
         v1_players_create,
         v1_players_destroy,
         v1_players_list,
+        v1_players_merge_create,
         v1_players_partial_update,
         v1_players_retrieve,
         v1_players_stats_retrieve,
@@ -177,6 +178,13 @@ def evening(sk, auth, transport):
     assert v1_players_retrieve.sync(ids[1], client=ann).name == "Ben"
     spare = v1_players_create.sync(client=ann, body=m.PlayerRequest(name="Spare"))
     assert v1_players_destroy.sync_detailed(spare.id, client=ann).status_code == 204
+    # A guest archived and brought back; a duplicate merged into the one who stays.
+    guest = v1_players_create.sync(client=ann, body=m.PlayerRequest(name="Guest"))
+    archived = v1_players_partial_update.sync(guest.id, client=ann, body=m.PatchedPlayerPatchRequest(archived=True))
+    assert archived.archived and v1_players_list.sync(client=ann).count == 3
+    assert v1_players_list.sync(client=ann, archived=True).count == 4
+    merged = v1_players_merge_create.sync(guest.id, client=ann, body=m.PlayerMergeRequest(into=ids[2]))
+    assert merged.id == ids[2] and v1_players_list.sync(client=ann, archived=True).count == 3
 
     # A game of double-6: seven rounds, tiles in some, a correction, an undo and its restore.
     created = v1_games_create.sync_detailed(
@@ -244,7 +252,7 @@ def evening(sk, auth, transport):
     # A scorebook shared with Bea, who joins, scores, then leaves.
     club = v1_scorebooks_create.sync(client=ann, body=m.ScorebookRequest(name="Club"), idempotency_key="club")
     assert v1_scorebooks_list.sync(client=ann).count == 2
-    v1_scorebooks_partial_update.sync(club.id, client=ann, body=m.PatchedScorebookRequest(name="The club"))
+    v1_scorebooks_partial_update.sync(club.id, client=ann, body=m.PatchedScorebookPatchRequest(name="The club"))
     invite = v1_scorebooks_invites_create.sync(
         club.id, client=ann, body=m.InviteCreateRequest(role=m.InviteRoleEnum.VIEWER)
     )

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from scorekeeper.models import Game, LiveLink, Membership, Player, Round, Season
+from scorekeeper.models import Game, LiveLink, Membership, Player, Round, Scorebook, Season
 from tests.roles import ROLES, expect, make_club
 
 pytestmark = pytest.mark.django_db
@@ -32,6 +32,7 @@ MATRIX = {
     ("player-detail", "get"): (lambda c: {"pk": c.players[0].pk}, "", None, expect(200, 200, 200, 404)),
     ("player-detail", "patch"): (lambda c: {"pk": c.players[0].pk}, "", lambda c: {"name": "Anna"}, expect(200, 200, 403, 404)),
     ("player-detail", "delete"): (lambda c: {"pk": c.spare.pk}, "", None, expect(204, 204, 403, 404)),
+    ("player-merge", "post"): (lambda c: {"pk": c.spare.pk}, "", lambda c: {"into": c.players[2].pk}, expect(200, 200, 403, 404)),
     ("player-stats", "get"): (lambda c: {"pk": c.players[0].pk}, "", None, expect(200, 200, 200, 404)),
     ("game-list", "get"): (NONE, "", None, expect(200, 200, 200, 200)),
     ("game-list", "post"): (
@@ -139,13 +140,17 @@ def test_a_refused_write_changes_nothing(club, role, route, method):
     before = (Player.objects.count(), Game.objects.count(), Round.objects.count(),
               sorted(Membership.objects.values_list("user_id", "role")), Game.objects.get().version,
               club.book.invites.count(), list(LiveLink.objects.values_list("selector", flat=True)),
-              list(Season.objects.values_list("name", "starts", "ends", "min_games", "drop_worst")))  # fmt: skip
+              list(Season.objects.values_list("name", "starts", "ends", "min_games", "drop_worst")),
+              sorted(Player.objects.values_list("pk", "archived")), Game.objects.get().casual,
+              Scorebook.objects.get(pk=club.book.pk).time_zone)  # fmt: skip
     call(club, role, route, method)
     club.book.refresh_from_db()
     after = (Player.objects.count(), Game.objects.count(), Round.objects.count(),
              sorted(Membership.objects.values_list("user_id", "role")), Game.objects.get().version,
              club.book.invites.count(), list(LiveLink.objects.values_list("selector", flat=True)),
-             list(Season.objects.values_list("name", "starts", "ends", "min_games", "drop_worst")))  # fmt: skip
+             list(Season.objects.values_list("name", "starts", "ends", "min_games", "drop_worst")),
+             sorted(Player.objects.values_list("pk", "archived")), Game.objects.get().casual,
+             Scorebook.objects.get(pk=club.book.pk).time_zone)  # fmt: skip
     assert after == before and club.book.name == "Club"
 
 

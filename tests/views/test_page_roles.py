@@ -50,6 +50,9 @@ PAGES = {
     "finish_game": ("post", GAME, {}, expect(302, 302, 403, 404)),  # no version: a message, nothing ended
     "delete_game": ("post", GAME, {}, expect(302, 302, 403, 404)),
     "delete_player": ("post", lambda c: {"pk": c.spare.pk}, {}, expect(302, 302, 403, 404)),
+    "archive_player": ("post", lambda c: {"pk": c.spare.pk}, {"archived": "1"}, expect(302, 302, 403, 404)),
+    "merge_players": ("get", NONE, None, expect(200, 200, 403, 200)),  # in the current scorebook, as new_game
+    "casual_game": ("post", GAME, {"casual": "1"}, expect(302, 302, 403, 404)),
     "link_player": ("post", lambda c: {"pk": c.players[0].pk}, {"me": "1"}, expect(302, 302, 302, 404)),
     "switch_scorebook": ("post", BOOK, {}, expect(302, 302, 302, 404)),
     "create_invite": ("post", BOOK, {"role": "viewer"}, expect(302, 403, 403, 404)),
@@ -125,7 +128,7 @@ def snapshot(club):
             game.version, game.name, club.book.name, club.book.invites.count(),
             sorted(Membership.objects.values_list("user_id", "role")),
             list(LiveLink.objects.values_list("selector", flat=True)),
-            list(Player.objects.values_list("user_id", flat=True)),
+            list(Player.objects.values_list("user_id", "archived")), game.casual,
             list(Season.objects.values_list("name", "starts", "ends", "min_games", "drop_worst")))  # fmt: skip
 
 

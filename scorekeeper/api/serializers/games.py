@@ -68,6 +68,9 @@ class GameCreateSerializer(serializers.Serializer):
         child=serializers.IntegerField(min_value=1, max_value=2**53), min_length=MIN_PLAYERS, max_length=MAX_PLAYERS
     )
     rules = RulesSerializer(required=False)
+    casual = serializers.BooleanField(
+        default=False, help_text="A friendly game: counted in no leaderboard, rating, record, season or night."
+    )
 
     def game_rules(self) -> GameRules:
         data = self.validated_data
@@ -76,18 +79,29 @@ class GameCreateSerializer(serializers.Serializer):
 
 
 class GameUpdateSerializer(serializers.Serializer):
-    name = TextField(max_length=80, allow_blank=True)
+    """A new name, and whether the game is casual (a finished one takes back or gives again what it counted)."""
+
+    CHANGEABLE = frozenset({"name", "casual"})
+
+    name = TextField(max_length=80, allow_blank=True, required=False)
+    casual = serializers.BooleanField(required=False)
 
     def to_internal_value(self, data):
         if isinstance(data, dict):
-            fixed = sorted(set(data) - {"name"})
+            fixed = sorted(set(data) - self.CHANGEABLE)
             if fixed:
                 raise serializers.ValidationError(
                     {
-                        field: [_("Only the name of a game can change; its rules and players are fixed.")]
+                        field: [
+                            _(
+                                "Only the name of a game and whether it is casual can change; its rules and players are fixed."
+                            )
+                        ]
                         for field in fixed
                     }
                 )
+            if not data:
+                raise serializers.ValidationError({"name": [_("Give a new name, or casual: true or false.")]})
         return super().to_internal_value(data)
 
 
@@ -144,13 +158,17 @@ class GameListSerializer(serializers.ModelSerializer):
     rounds_planned = serializers.SerializerMethodField()
     suggested_deal = serializers.SerializerMethodField()
     shuffles_next = serializers.SerializerMethodField()
+    casual = serializers.BooleanField(
+        help_text="A friendly game: counted in no leaderboard, rating, record, season or night; kept in history "
+        "and exports."
+    )
 
     class Meta:
         model = Game
         fields = [
             "id", "name", "scorebook", "tile_set", "rules", "players", "status", "next_starting_double", "standings",
-            "winners", "ended_because", "rounds_planned", "suggested_deal", "shuffles_next", "created_at", "updated_at",
-            "finished_at",
+            "winners", "ended_because", "rounds_planned", "suggested_deal", "shuffles_next", "casual", "created_at",
+            "updated_at", "finished_at",
         ]  # fmt: skip
 
     # Answered on every game read and write, so written out by hand (DRF's field-by-field walk, with
@@ -174,6 +192,7 @@ class GameListSerializer(serializers.ModelSerializer):
             "rounds_planned": game.rules.rounds_planned,
             "suggested_deal": self.get_suggested_deal(game),
             "shuffles_next": state.shuffles_next,
+            "casual": game.casual,
             "created_at": WHEN.to_representation(game.created_at),
             "updated_at": WHEN.to_representation(game.updated_at),
             "finished_at": WHEN.to_representation(game.finished_at) if game.finished_at else None,

@@ -15,10 +15,13 @@ class PlayerSerializer(serializers.ModelSerializer):
     name = TextField(max_length=40, trim_whitespace=True)
     scorebook = serializers.IntegerField(source="scorebook_id", required=False, min_value=1, max_value=2**53)
     user = serializers.SerializerMethodField()
+    archived = serializers.BooleanField(
+        read_only=True, help_text="Left off pickers, boards and the players list (PATCH to change); games untouched."
+    )
 
     class Meta:
         model = Player
-        fields = ["id", "name", "scorebook", "user"]
+        fields = ["id", "name", "scorebook", "user", "archived"]
 
     def get_user(self, player) -> UserRefSerializer(allow_null=True):
         return user_ref(player.user)
@@ -54,7 +57,19 @@ class PlayerLinkSerializer(serializers.Serializer):
 
 class PlayerPatchSerializer(serializers.Serializer):
     """What a PATCH of a player takes: a new `name` (owners and scorers), `user` "me" (link the
-    player to your account) or null (unlink); a player stays in its scorebook."""
+    player to your account) or null (unlink), `archived` (owners and scorers); a player stays in its
+    scorebook."""
 
     name = TextField(max_length=40, trim_whitespace=True, required=False)
     user = serializers.ChoiceField(choices=["me"], allow_null=True, required=False)
+    archived = serializers.BooleanField(required=False)
+
+
+class PlayerArchivedSerializer(serializers.Serializer):
+    archived = serializers.BooleanField()
+
+
+class PlayerMergeSerializer(serializers.Serializer):
+    """Merge the player into another of the same scorebook: every seat, record and rating moves to it."""
+
+    into = serializers.IntegerField(min_value=1, max_value=2**53, help_text="The player who stays.")

@@ -1,5 +1,6 @@
 """Scorebooks, their members and invites."""
 
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from scorekeeper.models import Membership, Role, Scorebook
@@ -23,11 +24,26 @@ class ScorebookSerializer(serializers.ModelSerializer):
     personal = serializers.BooleanField(read_only=True)
     role = serializers.ChoiceField(choices=Role.choices, read_only=True)
     members = MemberSerializer(many=True, read_only=True, source="memberships")
+    time_zone = serializers.CharField(
+        read_only=True, help_text="Where its members play (an IANA name): the days of its seasons are days there."
+    )
 
     class Meta:
         model = Scorebook
-        fields = ["id", "name", "personal", "role", "members", "created_at"]
+        fields = ["id", "name", "personal", "role", "members", "time_zone", "created_at"]
         read_only_fields = ["created_at"]
+
+
+class ScorebookPatchSerializer(serializers.Serializer):
+    """What a PATCH of a scorebook takes (owners): a new `name`, a `time_zone` (an IANA name), or both."""
+
+    name = TextField(max_length=80, required=False)
+    time_zone = serializers.CharField(max_length=64, required=False, trim_whitespace=True)
+
+    def validate(self, data):
+        if not data:
+            raise serializers.ValidationError({"name": [_("Give a new name or a time zone.")]})
+        return data
 
 
 class MemberRoleSerializer(serializers.Serializer):

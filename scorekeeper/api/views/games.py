@@ -1,5 +1,6 @@
 """Games: list, create, read (conditional), rename, delete; every change to a game."""
 
+from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import get_language
@@ -83,6 +84,7 @@ class GameList(APIView):
             players=data.validated_data["players"],
             rules=data.game_rules(),
             name=data.validated_data["name"],
+            casual=data.validated_data["casual"],
         )
         game = game_with_rounds(request.user, game.pk)
         headers = {"Location": f"{request.path}{game.pk}/", "ETag": game.etag}
@@ -132,13 +134,22 @@ class GameDetail(AnswersNotModified, APIView):
         parameters=[IF_MATCH, etag_header(200)],
         responses={200: GameSerializer, **errors_for(400, 401, 403, 404, 412)},
     )
+    @transaction.atomic
     def patch(self, request, pk):
+        """A new name and whether it is casual, each a write of its own (If-Match: the version before both)."""
         game = game_to_write(request.user, pk)
         data = GameUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.rename_game(
-            game=game, name=data.validated_data["name"], expected_version=expected_version(request, pk), by=request.user
-        )
+        version = expected_version(request, pk)
+        if "name" in data.validated_data:
+            game = services.rename_game(
+                game=game, name=data.validated_data["name"], expected_version=version, by=request.user
+            )
+            version = None
+        if "casual" in data.validated_data:
+            services.set_casual(
+                game=game, casual=data.validated_data["casual"], expected_version=version, by=request.user
+            )
         game = game_with_rounds(request.user, pk)
         return Response(GameSerializer(game).data, headers={"ETag": game.etag})
 

@@ -1,16 +1,21 @@
-"""Players: list, create, read, rename, link to an account, delete."""
+"""Players: list, create, read, rename, link to an account, archive, merge, delete."""
 
 from django.db import transaction
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics
 from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from scorekeeper import services
 from scorekeeper.models import Player
 
 from ..idempotency import idempotent
+from ..query import one_value
 from ..serializers import PlayerLinkSerializer, PlayerSerializer
-from ..serializers.players import PlayerPatchSerializer
+from ..serializers.players import PlayerArchivedSerializer, PlayerMergeSerializer, PlayerPatchSerializer
 from .common import (
     IDEMPOTENT,
     SCOREBOOK_FILTER,
@@ -27,15 +32,32 @@ LINK_REFUSED = OpenApiResponse(
 )
 
 
+ARCHIVED_FILTER = OpenApiParameter(
+    "archived", bool, description="true: the archived players too (left out by default)."
+)
+
+
 class PlayerList(generics.ListCreateAPIView):
     serializer_class = PlayerSerializer
 
     def get_queryset(self):
         players = Player.objects.for_user(self.request.user).select_related("user")
         book = chosen_scorebook(self.request)
-        return players if book is None else players.filter(scorebook=book)
+        players = players if book is None else players.filter(scorebook=book)
+        if self.request.method == "GET" and not self._with_archived():
+            players = players.active()
+        return players
 
-    @extend_schema(parameters=[SCOREBOOK_FILTER], responses={200: PlayerSerializer(many=True), **errors_for(401, 404)})
+    def _with_archived(self) -> bool:
+        value = one_value(self.request, "archived", "false")
+        if value not in ("true", "false"):
+            raise ValidationError({"archived": [_("Give true or false.")]})
+        return value == "true"
+
+    @extend_schema(
+        parameters=[SCOREBOOK_FILTER, ARCHIVED_FILTER],
+        responses={200: PlayerSerializer(many=True), **errors_for(400, 401, 404)},
+    )
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 
@@ -93,7 +115,11 @@ class PlayerDetail(generics.RetrieveUpdateDestroyAPIView):
         refused (403) with the player left as it was."""
         player = serializer.instance
         renames = bool(set(serializer.validated_data) - {"scorebook_id"})
-        if renames:
+        archive = None
+        if isinstance(self.request.data, dict) and "archived" in self.request.data:
+            archive = PlayerArchivedSerializer(data={"archived": self.request.data["archived"]})
+            archive.is_valid(raise_exception=True)
+        if renames or archive is not None:
             services.require_scorer(player.role)
         if isinstance(self.request.data, dict) and "user" in self.request.data:
             link = PlayerLinkSerializer(data={"user": self.request.data["user"]})
@@ -103,3 +129,32 @@ class PlayerDetail(generics.RetrieveUpdateDestroyAPIView):
             )
         if renames:
             services.rename_player(player=player, name=serializer.validated_data["name"], by=self.request.user)
+        if archive is not None:
+            services.set_archived(
+                player=player, archived=archive.validated_data["archived"], role=player.role, by=self.request.user
+            )
+
+
+class PlayerMerge(APIView):
+    @extend_schema(
+        request=PlayerMergeSerializer,
+        parameters=IDEMPOTENT,
+        responses={
+            200: PlayerSerializer,
+            **errors_for(400, 401, 403, 404, 422),
+            409: OpenApiResponse(ErrorSerializer, description="Both sat in one game (`played_together`)."),
+        },
+        description="Two names for one person made one: every seat, record and rating of the player moves to "
+        "`into` (a player of the same scorebook), then the player is deleted; history notes it on every game "
+        "moved. Answers with the player merged into.",
+    )
+    @idempotent
+    def post(self, request, pk):
+        player = get_object_or_404(Player.objects.with_role(request.user), pk=pk)
+        services.require_scorer(player.role)
+        data = PlayerMergeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        into = services.merge_player(
+            player=player, into_id=data.validated_data["into"], role=player.role, by=request.user
+        )
+        return Response(PlayerSerializer(Player.objects.select_related("user").get(pk=into.pk)).data)

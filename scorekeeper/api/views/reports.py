@@ -49,7 +49,7 @@ class Leaderboard(APIView):
         # The personal scorebook is reached through the players: a user without one has no players yet.
         players = Player.objects.filter(
             **{"scorebook": scorebook_for(request.user, book)} if book else {"scorebook__personal_of": request.user}
-        )
+        ).active()
         rows = stats.leaderboard(
             players,
             tile_set=query.validated_data.get("tile_set"),

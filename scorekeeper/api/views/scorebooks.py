@@ -1,5 +1,6 @@
 """Scorebooks, their members and invites."""
 
+from django.db import transaction
 from django.db.models import F, Prefetch
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
@@ -9,10 +10,11 @@ from rest_framework.views import APIView
 
 from scorekeeper.models import Invite, Membership, Scorebook
 from scorekeeper.selectors import scorebook_for
-from scorekeeper.services import scorebooks
+from scorekeeper.services import scorebooks, seasons
 
 from ..idempotency import idempotent
 from ..serializers import InviteCreateSerializer, InviteSerializer, MemberRoleSerializer, ScorebookSerializer
+from ..serializers.scorebooks import ScorebookPatchSerializer
 from .common import (
     IDEMPOTENT,
     errors_for,
@@ -58,15 +60,20 @@ class ScorebookDetail(APIView):
         return Response(ScorebookSerializer(get_object_or_404(scorebooks_for(request.user), pk=pk)).data)
 
     @extend_schema(
-        request=ScorebookSerializer,
+        request=ScorebookPatchSerializer,
         responses={200: ScorebookSerializer, **errors_for(400, 401, 403, 404)},
-        description="Rename the scorebook (owners): `name` is required.",
+        description="Rename the scorebook or change its `time_zone` (owners): an IANA name such as "
+        "`Europe/Madrid`; its seasons' days are then days there.",
     )
+    @transaction.atomic
     def patch(self, request, pk):
         book = scorebook_for(request.user, pk)
-        data = ScorebookSerializer(data=request.data)
+        data = ScorebookPatchSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        scorebooks.rename(book=book, role=book.role, name=data.validated_data["name"])
+        if "name" in data.validated_data:
+            scorebooks.rename(book=book, role=book.role, name=data.validated_data["name"])
+        if "time_zone" in data.validated_data:
+            seasons.set_time_zone(book=book, role=book.role, time_zone=data.validated_data["time_zone"])
         return Response(ScorebookSerializer(scorebooks_for(request.user).get(pk=pk)).data)
 
     @extend_schema(responses={204: None, **errors_for(401, 403, 404, 409)})
