@@ -255,3 +255,18 @@ def test_only_an_owner_sets_the_time_zone(club, role, status):
     assert response.status_code == status
     club.book.refresh_from_db()
     assert club.book.time_zone == before
+
+
+def test_a_merge_moves_seat_changes_and_their_history_to_the_player_who_stays(club):
+    ann, ben, cy, _dot = club.players
+    bob = Player.objects.create(scorebook=club.book, name="Bob")
+    game = finished_game(club.book, club.users["owner"], [ann, bob, cy], (3, 4), leaves=bob)
+    assert merge(signed_in(club.users["scorer"]), bob, {"into": ben.pk}).status_code == 200
+    viewer = signed_in(club.users["viewer"])
+    history = viewer.get(f"/api/v1/games/{game.pk}/history/").json()["results"]
+    left = next(change for change in history if change["action"] == "player_left")
+    assert left["after"]["player"] == "Ben"
+    sheet = viewer.get(f"/api/v1/games/{game.pk}/").json()
+    assert [(p["name"], p["left_after"]) for p in sheet["players"]] == [("Ann", None), ("Ben", 1), ("Cy", None)]
+    assert viewer.get(f"/games/{game.pk}/history/").status_code == 200
+    assert viewer.get(f"/games/{game.pk}/").status_code == 200

@@ -30,6 +30,7 @@ GET_PAGES = {
     "edit_round": lambda o: {"pk": o["game"], "number": 1},
     "history": lambda o: {},
     "players": lambda o: {},
+    "merge_players": lambda o: {},
     "player": lambda o: {"pk": o["player"]},
     "leaderboard": lambda o: {},
     "my_stats": lambda o: {},

@@ -81,3 +81,24 @@ def test_any_state_derive_makes_reads_back_the_same_and_gives_back_its_rounds(st
     state = derive(rules, SEATS, rounds)
     assert load(saved(state, rounds), NAMES) == state
     assert results(saved(state, rounds)) == rounds
+
+
+def test_a_player_merged_into_another_is_named_by_the_other_everywhere_in_the_saved_state():
+    from scorekeeper.rules.seating import Change, SeatChange
+    from scorekeeper.rules.snapshot import with_player
+
+    rules = GameRules(tile_set=6)
+    first = RoundResult(0, {1: 0, 2: 5, 3: 9}, went_out=frozenset({1}))
+    second = RoundResult(1, {1: 4, 3: 0, 4: 6}, went_out=frozenset({3}), double_blank=frozenset({4}))
+    took_over = [SeatChange(Change.TAKE_OVER, 4, 1, 2)]  # 4 takes over 2's seat after round 1
+    rounds = [first, second]
+    state = derive(rules, [*SEATS, (4, "Dee")], rounds, took_over)
+    # Dee (4) merged into Eve (5), who never sat at this table: as if Eve had played Dee's part.
+    moved = with_player(saved(state, rounds), 4, 5)
+    expected = derive(rules, [*SEATS, (5, "Eve")], [first, RoundResult(1, {1: 4, 3: 0, 5: 6}, went_out=frozenset({3}),
+                      double_blank=frozenset({5}))], [SeatChange(Change.TAKE_OVER, 5, 1, 2)])  # fmt: skip
+    assert load(moved, NAMES | {5: "Eve"}) == expected
+    # The one who was taken over (2) merged into another (6): the take-over names 6.
+    assert load(with_player(saved(state, rounds), 2, 6), NAMES | {4: "Dee", 6: "Bo"}).changes == (
+        SeatChange(Change.TAKE_OVER, 4, 1, 6),
+    )
