@@ -149,6 +149,7 @@ def merge_player(*, player: Player, into_id, role: str | None, by=None) -> Playe
         game.updated_at = timezone.now()
     Game.objects.bulk_update(games, ["state", "undone_round", "version", "updated_at"])
     Game.history.bulk_history_create(games, default_user=by, default_change_reason=HistoryAction.PLAYER_MERGED)
+    seasons.hold(player.scorebook_id)  # a season write under way first (services.seasons.hold)
     touched = list(Season.objects.filter(tallies__player=player).distinct().select_related("scorebook"))
     _merge_records(player, into)
     if first_counted is not None:  # the ratings from the first game moved on, and the seasons holding any

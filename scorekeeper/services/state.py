@@ -134,7 +134,8 @@ def save_state(
     announce("game changed", games=[game.pk])  # every round write, and a new game
     # Its season's tallies: what the game gave is taken back, what it gives now is added.
     tally_after = seasons.tally_rows(seats) if counts else []
-    if (finished_before, tally_before) != (game.finished_at if state.finished else None, tally_after):
+    moved = (finished_before, tally_before) != (game.finished_at if state.finished else None, tally_after)
+    if (tally_before or tally_after) and moved:  # a casual game has nothing to tally
         seasons.hold(game.scorebook_id)
         seasons.tally(scorebook_id=game.scorebook_id, finished_at=finished_before, rows=tally_before, sign=-1)
         seasons.tally(scorebook_id=game.scorebook_id, finished_at=game.finished_at, rows=tally_after, sign=+1)
