@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from scorekeeper.models import Player, Scorebook
 from tests.browser.conftest import screenshot
 from tests.browser.test_csp import log_in
-from tests.browser.test_leaderboard_fit import assert_fits_a_phone, finished_game
+from tests.browser.test_leaderboard_fit import assert_fits_a_phone, assert_no_sideways_scroll, finished_game
 from tests.factories import PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -67,3 +67,25 @@ def test_a_scorer_archives_a_guest_and_merges_a_duplicate_on_a_phone(phone):
     assert_fits_a_phone(phone)
     screenshot(phone, "players-after-merge-phone")
     assert Scorebook.personal_for(user).players.count() == 4
+
+
+def test_a_friendly_game_is_started_on_a_phone_and_its_sheet_says_so(phone):
+    user = UserFactory()
+    for name in NAMES[:3]:
+        PlayerFactory(owner=user, name=name)
+    log_in(phone, user.email)
+    phone.goto("/games/new/")
+    for name in NAMES[:3]:
+        phone.locator("#player-choices label", has_text=name).click()
+    phone.get_by_label("Friendly game: counts in no leaderboard, rating or season").check()
+    assert_no_sideways_scroll(phone)  # its boxes sit in 44 px rows (the label is what a thumb taps)
+    phone.get_by_role("button", name="Start the game").click()
+    expect(phone.locator("#casual-note")).to_have_text(
+        "Friendly game: it counts in no leaderboard, rating, record or season."
+    )
+    assert_fits_a_phone(phone)
+    screenshot(phone, "friendly-game-sheet-phone")
+    phone.locator("details.manage summary").click()
+    phone.get_by_role("button", name="Count this game again").click()
+    expect(phone.locator("#casual-note")).to_have_count(0)
+    assert not Scorebook.personal_for(user).games.get().casual
