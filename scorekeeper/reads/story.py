@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.db import connection
 from django.db.models import Count, F, Q, Window
 from django.db.models.functions import RowNumber
+from django.utils import formats
 
 from ..models import Game, Player, RatingStep, Scorebook, Seat
 from ..rules import story
@@ -36,6 +37,30 @@ def rating_changes(game: Game, state) -> list[dict] | None:
         for seat in state.standings
         if seat.player in rows
     ]
+
+
+@dataclass(frozen=True)
+class Move:
+    """A player's rating move as the game-over card says it: "+1.3, now 27.4" (in the page's language)."""
+
+    move: str
+    now: str
+
+
+def card_moves(game: Game, state) -> dict | None:
+    """The finished game's rating moves by player, for the game-over card (rating_changes, the
+    ordinals written in the page's language); None while the ratings are being updated."""
+    changes = rating_changes(game, state)
+    if changes is None:
+        return None
+    moves = {}
+    for change in changes:
+        moved = story.rating_move(change["before"]["ordinal"], change["after"]["ordinal"])
+        moves[change["player"]] = Move(
+            story.sign(moved) + formats.number_format(abs(moved), 1),
+            formats.number_format(round(change["after"]["ordinal"], 1), 1),
+        )
+    return moves
 
 
 def _rating(mu: float, sigma: float) -> dict:

@@ -87,9 +87,13 @@ def win_chances[K: Hashable](ratings: Mapping[K, Rating | None]) -> dict[K, floa
     return dict(zip(players, MODEL.predict_win(teams), strict=True))
 
 
-def rating_move(before: float, after: float) -> str:
-    """How far a rating (an ordinal) moved, as the game-over card says it before "now 27.4": one
-    decimal, the sign always shown ("+0.0" when it did not move). The move is between the two
-    ratings as shown (rounded), so "+1.3, now 27.4" always adds up to what the card showed before."""
-    text = f"{round(after, 1) - round(before, 1):+.1f}"
-    return "+0.0" if text == "-0.0" else text
+def rating_move(before: float, after: float) -> float:
+    """How far a rating (an ordinal) moved, as the game-over card shows it before "now 27.4": between
+    the two ratings as shown (one decimal), so "+1.3, now 27.4" adds up to what was shown before;
+    never -0.0."""
+    return round(round(after, 1) - round(before, 1), 1) + 0.0
+
+
+def sign(move: float) -> str:
+    """A move's sign, always shown: "+" for a rise and for no move at all, "-" (minus) for a fall."""
+    return "-" if move < 0 else "+"

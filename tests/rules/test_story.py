@@ -9,7 +9,7 @@ from scorekeeper.rules.game import GameRules
 from scorekeeper.rules.rating import START, Rating
 from scorekeeper.rules.scoring import RoundResult, derive
 from scorekeeper.rules.seating import Change, SeatChange
-from scorekeeper.rules.story import Deficit, Rival, deficits, nemesis, rating_move, victim, win_chances
+from scorekeeper.rules.story import Deficit, Rival, deficits, nemesis, rating_move, sign, victim, win_chances
 
 SEATS = [("a", "Ann"), ("b", "Ben"), ("c", "Cy")]
 
@@ -93,4 +93,5 @@ def test_the_chances_of_any_table_add_up_to_one(ratings):
      (1.26, 2.54, "+1.2")],  # 1.3 to 2.5 as shown
 )  # fmt: skip
 def test_a_rating_move_always_shows_its_sign_and_adds_up_to_the_ratings_shown(before, after, words):
-    assert rating_move(before, after) == words
+    move = rating_move(before, after)
+    assert f"{sign(move)}{abs(move):.1f}" == words
