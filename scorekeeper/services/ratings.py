@@ -106,10 +106,23 @@ def _apply(scorebook_id: int, point: Point, players: set[int], *, limit: int | N
     if limit is not None and len(games) > limit:
         _hand_over(scorebook_id, point)
         return
-    _write(scorebook_id, point, *_replay(scorebook_id, point, players, games))
     # The game at the point is being written by the caller (its version moves on with it); the later
-    # games' rating moves changed under them.
-    _moved([game.pk for game in games if game.pk != point.game])
+    # games' rating moves change under them, so their versions move on too (_moved). Their rows are
+    # taken only if free: this request holds the scorebook's row, and a request writing one of them
+    # holds that game and waits for the scorebook's row, so waiting here would be a deadlock. A later
+    # game busy: the replay is the task's, which takes the games before the scorebook's row.
+    later = [game.pk for game in games if game.pk != point.game]
+    if later and not _taken_if_free(later):
+        _hand_over(scorebook_id, point)
+        return
+    _write(scorebook_id, point, *_replay(scorebook_id, point, players, games))
+    _moved(later)
+
+
+def _taken_if_free(games: list[int]) -> bool:
+    """Lock the games' rows (FOR NO KEY UPDATE) without waiting: whether every one was free."""
+    taken = Game.objects.filter(pk__in=games).select_for_update(no_key=True, skip_locked=True)
+    return len(list(taken.values_list("pk", flat=True))) == len(games)
 
 
 def _moved(games: list[int]) -> None:
@@ -286,6 +299,9 @@ def _write_current(players: set[int], current: dict[int, Rating]) -> None:
 @transaction.atomic
 def rebuild(scorebook_id: int) -> None:
     """Every step of the scorebook, from its first finished game (a pending replay included)."""
+    # Its games first, then the scorebook's row: the order a request takes them (see _apply).
+    rated = Game.objects.filter(scorebook_id=scorebook_id, status=Game.Status.FINISHED, deleted_at__isnull=True)
+    list(rated.select_for_update(no_key=True).values_list("pk", flat=True))
     if _pending(scorebook_id, lock=True) is None:
         return
     RatingStep.objects.filter(scorebook_id=scorebook_id).delete()
