@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scorekeeper', '0025_seasons'),
+        ('scorekeeper', '0028_story'),  # chained after the story's (main), which came first
     ]
 
     operations = [
