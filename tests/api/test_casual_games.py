@@ -72,6 +72,7 @@ def test_a_game_is_created_casual_and_counts_nowhere_but_history_and_exports(clu
     assert counted(club) == before  # Ben's win counts in no board, rating, record or season
     assert not RatingStep.objects.filter(game=friendly).exists()
     viewer = signed_in(club.users["viewer"])
+    assert viewer.get(f"/api/v1/games/{friendly.pk}/").json()["rating_changes"] == []  # not rated
     listed = viewer.get(f"/api/v1/games/?scorebook={club.book.pk}").json()["results"]
     assert {game["id"]: game["casual"] for game in listed} == {friendly.pk: True, listed[1]["id"]: False}
     history = viewer.get(f"/api/v1/games/{friendly.pk}/history/").json()["results"]
