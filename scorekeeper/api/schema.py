@@ -7,7 +7,7 @@ A postprocessing hook (settings.SPECTACULAR_SETTINGS) that:
   on every answer; tests/api/test_schema.py checks each component against the answers);
 - writes a nullable reference the way strict OpenAPI 3.0 validators accept a null in its place
   (`oneOf` with a null-only schema, not `allOf` beside `nullable`, which they read as "never null");
-- marks what a PATCH cannot do without (a game's or scorebook's `name`, a member's `role`), and so
+- marks what a PATCH cannot do without (a scorebook's `name`, a member's `role`, a game's name or night), and so
   its body too: the server refuses such a PATCH without one (400 naming the field), as API.md has a
   PATCH change something; a player's PATCH, whose fields are all optional, keeps an optional body;
 - bounds a round's list of entries (1 to 50).
@@ -38,7 +38,7 @@ PARTIAL = {"RoundErrors", "RoundClash", "ValidationErrors"}
 
 # A PATCH that changes nothing is refused (400): what its body must hold, and so the body itself.
 REQUIRED_IN_PATCH = {
-    "PatchedGameUpdateRequest": ["name"],
+    "PatchedGameUpdateRequest": [],  # its name, its night, or both: at least one (minProperties)
     "PatchedScorebookRequest": ["name"],
     "PatchedMemberRoleRequest": ["role"],
 }
@@ -58,7 +58,10 @@ def complete_schema(result, generator, request, public):
         if component.get("type") == "object" and component.get("properties"):
             component["required"] = list(component["properties"])
     for name, fields in REQUIRED_IN_PATCH.items():
-        schemas[name]["required"] = fields
+        if fields:
+            schemas[name]["required"] = fields
+        else:
+            schemas[name]["minProperties"] = 1
     for operation in _operations(result):
         body = operation.get("requestBody", {})
         if set(_refs(body)) & set(REQUIRED_IN_PATCH):

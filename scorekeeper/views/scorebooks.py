@@ -11,8 +11,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from .. import selectors, services
-from ..forms import InviteForm, ScorebookForm
+from ..forms import InviteForm, NightForm, ScorebookForm
 from ..models import Invite, Membership, Role, Scorebook
+from ..reads import nights
 from ..selectors import scorebook_for
 from ..services import scorebooks
 from .common import qr_svg, safe_next
@@ -36,10 +37,10 @@ def scorebook_list(request):
 
 
 @login_required
-def scorebook(request, pk):
-    """Members and roles, invites (owners), rename, leave, delete."""
+def scorebook(request, pk, night_form=None):
+    """Members and roles, invites (owners), rename, leave, delete; its club nights (scorers add one)."""
     book = scorebook_for(request.user, pk)
-    if request.method == "POST":
+    if request.method == "POST" and night_form is None:
         form = ScorebookForm(request.POST)
         if form.is_valid():
             scorebooks.rename(book=book, role=book.role, name=form.cleaned_data["name"])
@@ -64,6 +65,8 @@ def scorebook(request, pk):
         "invite_url": request.build_absolute_uri(reverse("invite", kwargs={"code": invite.code})) if invite else "",
         "is_owner": book.role == "owner",
         "roles": Role.choices,
+        "nights": nights.nights_of(book),
+        "night_form": (night_form or NightForm(initial={"date": book.today()})) if book.can_score else None,
     }
     return render(request, "scorekeeper/scorebook.html", context)
 

@@ -68,6 +68,13 @@ class GameCreateSerializer(serializers.Serializer):
         child=serializers.IntegerField(min_value=1, max_value=2**53), min_length=MIN_PLAYERS, max_length=MAX_PLAYERS
     )
     rules = RulesSerializer(required=False)
+    night = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=2**53,
+        help_text="A night of the scorebook (a table of it).",
+    )
 
     def game_rules(self) -> GameRules:
         data = self.validated_data
@@ -76,19 +83,29 @@ class GameCreateSerializer(serializers.Serializer):
 
 
 class GameUpdateSerializer(serializers.Serializer):
-    name = TextField(max_length=80, allow_blank=True)
+    name = TextField(max_length=80, allow_blank=True, required=False)
+    night = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=2**53,
+        help_text="Put the game in a night of its scorebook, or in none (null).",
+    )  # fmt: skip
 
     def to_internal_value(self, data):
         if isinstance(data, dict):
-            fixed = sorted(set(data) - {"name"})
+            fixed = sorted(set(data) - {"name", "night"})
             if fixed:
                 raise serializers.ValidationError(
                     {
-                        field: [_("Only the name of a game can change; its rules and players are fixed.")]
+                        field: [_("Only the name and the night of a game can change; its rules and players are fixed.")]
                         for field in fixed
                     }
                 )
         return super().to_internal_value(data)
+
+    def validate(self, data):
+        if not data:
+            # Nothing to change: named as a missing name is (a night may come instead).
+            raise serializers.ValidationError({"name": [self.fields["name"].error_messages["required"]]})
+        return data
 
 
 class PlayerRefSerializer(serializers.Serializer):
@@ -144,13 +161,14 @@ class GameListSerializer(serializers.ModelSerializer):
     rounds_planned = serializers.SerializerMethodField()
     suggested_deal = serializers.SerializerMethodField()
     shuffles_next = serializers.SerializerMethodField()
+    night = serializers.IntegerField(source="night_id", allow_null=True, help_text="The night it is a table of.")
 
     class Meta:
         model = Game
         fields = [
             "id", "name", "scorebook", "tile_set", "rules", "players", "status", "next_starting_double", "standings",
             "winners", "ended_because", "rounds_planned", "suggested_deal", "shuffles_next", "created_at", "updated_at",
-            "finished_at",
+            "finished_at", "night",
         ]  # fmt: skip
 
     # Answered on every game read and write, so written out by hand (DRF's field-by-field walk, with
@@ -177,6 +195,7 @@ class GameListSerializer(serializers.ModelSerializer):
             "created_at": WHEN.to_representation(game.created_at),
             "updated_at": WHEN.to_representation(game.updated_at),
             "finished_at": WHEN.to_representation(game.finished_at) if game.finished_at else None,
+            "night": game.night_id,
         }
 
     def _rounds(self, game) -> dict:

@@ -1,5 +1,6 @@
 """Games: list, create, read (conditional), rename, delete; every change to a game."""
 
+from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import get_language
@@ -17,6 +18,7 @@ from scorekeeper.http.private import not_modified, unchanged
 from scorekeeper.models import Game
 from scorekeeper.reads import follow, history
 from scorekeeper.selectors import game_to_write
+from scorekeeper.services import nights
 
 from ..idempotency import idempotent
 from ..query import one_value
@@ -83,6 +85,7 @@ class GameList(APIView):
             players=data.validated_data["players"],
             rules=data.game_rules(),
             name=data.validated_data["name"],
+            night=data.validated_data.get("night"),
         )
         game = game_with_rounds(request.user, game.pk)
         headers = {"Location": f"{request.path}{game.pk}/", "ETag": game.etag}
@@ -136,9 +139,15 @@ class GameDetail(AnswersNotModified, APIView):
         game = game_to_write(request.user, pk)
         data = GameUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.rename_game(
-            game=game, name=data.validated_data["name"], expected_version=expected_version(request, pk), by=request.user
-        )
+        expected = expected_version(request, pk)
+        with transaction.atomic():  # a name and a night: both, or neither
+            if "name" in data.validated_data:
+                game = services.rename_game(
+                    game=game, name=data.validated_data["name"], expected_version=expected, by=request.user
+                )
+                expected = None  # checked
+            if "night" in data.validated_data:
+                nights.set_night(game=game, night=data.validated_data["night"], expected_version=expected)
         game = game_with_rounds(request.user, pk)
         return Response(GameSerializer(game).data, headers={"ETag": game.etag})
 
