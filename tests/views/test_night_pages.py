@@ -46,11 +46,13 @@ def test_a_scorer_adds_a_night_and_lands_on_its_page(club):
 
 def test_a_night_without_a_name_or_a_day_is_refused_beside_its_field_and_nothing_is_made(club):
     count = Night.objects.count()
-    response = signed_in(club.users["owner"]).post(f"/scorebooks/{club.book.pk}/nights/", {"name": " ", "date": "27/11"})
+    response = signed_in(club.users["owner"]).post(
+        f"/scorebooks/{club.book.pk}/nights/", {"name": " ", "date": "27/11"}
+    )
     page = response.content.decode()
     assert response.status_code == 200 and Night.objects.count() == count
     form = page[page.index('id="night-form"') :]
-    assert form.count('class="errorlist') == 2 and "<details class=\"fold\" id=\"new-night\" open>" in page
+    assert form.count('class="errorlist') == 2 and '<details class="fold" id="new-night" open>' in page
 
 
 def test_the_night_page_shows_every_table_and_the_standings(club):
