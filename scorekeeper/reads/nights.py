@@ -16,11 +16,15 @@ from ..rules.nights import NightRow, night_standings
 from ..selectors import game_state
 
 
-def fingerprint(night_version: int, games) -> str:
+def fingerprint(night: Night, games) -> str:
     """What every ETag of a night is made of: its version and each of its games' (id, version,
     trashed), games in id order; short, the same for every reader. A round at any table, a rename
-    of a player or game (their versions), a game coming, going or trashed changes it."""
-    text = f"{night_version}:" + ",".join(f"{pk}.{version}.{int(gone)}" for pk, version, gone in games)
+    of a player or game (their versions), a game coming, going or trashed changes it. The moment the
+    night was made is in it too: a night made with the number of one deleted (SQLite reuses the
+    highest) never answers with the other's ETag, nor its kept body."""
+    text = f"{night.created_at.timestamp()}:{night.version}:" + ",".join(
+        f"{pk}.{version}.{int(gone)}" for pk, version, gone in games
+    )
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -66,7 +70,7 @@ class NightRead:
 
     @property
     def part(self) -> str:
-        return fingerprint(self.night.version, self.games)
+        return fingerprint(self.night, self.games)
 
     @property
     def game_ids(self) -> tuple[int, ...]:
@@ -110,6 +114,23 @@ def read(night: Night) -> NightRead:
         standings(night),
         [(game.pk, game.version, game.deleted_at is not None) for game in games],
     )
+
+
+def kept_body(kind: str, etag: str, part: str, night: Night, build) -> tuple[object, str]:
+    """What every reader of the night at one fingerprint (and language: `etag` names both) is sent,
+    built once from a fresh read and kept in the shared cache under its ETag; the body and the part
+    it was built from. A read that finds the night already changed since `part` was read is sent
+    as it is (its own part) and not kept: a body is only ever kept under the ETag it was built at."""
+    from django.core.cache import cache
+
+    key = f"night-{kind}:{etag}"
+    if (value := cache.get(key)) is not None:
+        return value, part
+    fresh = read(night)
+    value = build(fresh)
+    if fresh.part == part:
+        cache.set(key, value, timeout=600)
+    return value, fresh.part
 
 
 def nights_of(book: Scorebook) -> list[Night]:
@@ -170,6 +191,6 @@ def open_link(request, token: str) -> tuple[NightLink, str] | None:
     if link is None:
         return None
     games = games_of(link.night_id)
-    part = fingerprint(link.night.version, games)
+    part = fingerprint(link.night, games)
     kept.remember_night_link(fence, link.night_id, link.selector, link.verifier, tuple(g[0] for g in games), part)
     return link, part

@@ -88,14 +88,16 @@ def night(request, pk):
 def night_body(request, pk):
     """The parts of the night's page that follow it (its tables and standings): 304 while unchanged."""
     chosen = night_for(request.user, pk)
-    games = reads.games_of(pk)
-    etag = reads.member_etag(pk, reads.fingerprint(chosen.version, games))
+    part = reads.fingerprint(chosen, reads.games_of(pk))
+    etag = reads.member_etag(pk, part)
     if unchanged(request, etag):
         response = HttpResponse(status=304)
-    else:
-        read = reads.read(chosen)
-        etag = reads.member_etag(pk, read.part)
-        response = HttpResponse(render_to_string("scorekeeper/partials/night_body.html", {"read": read}, request))
+    else:  # the same for every member in one language (the ETag names it): kept once
+        body, part = reads.kept_body(
+            "page", etag, part, chosen, lambda read: render_to_string(NIGHT_BODY, {"read": read})
+        )
+        etag = reads.member_etag(pk, part)
+        response = HttpResponse(body)
     response["ETag"] = etag
     return response
 
@@ -144,6 +146,7 @@ def revoke_night_share(request, pk):
 
 
 LIVE_BODY = "scorekeeper/partials/night_live_body.html"
+NIGHT_BODY = "scorekeeper/partials/night_body.html"
 
 
 def _live(request, token, template):
@@ -161,9 +164,11 @@ def _live(request, token, template):
     if template == LIVE_BODY and unchanged(request, etag):
         response = HttpResponse(status=304)
     elif template == LIVE_BODY:
-        response = HttpResponse(
-            live.shared("night-body", etag, lambda: render_to_string(template, {"read": reads.read(link.night)}))
+        body, part = reads.kept_body(
+            "live-page", etag, part, link.night, lambda read: render_to_string(template, {"read": read})
         )
+        etag = reads.link_etag(link.selector, part, page=True)
+        response = HttpResponse(body)
     else:
         context = {"read": reads.read(link.night), "token": token, "etag": etag}
         response = render(request, template, context)

@@ -73,15 +73,13 @@ class NightDetail(APIView):
         # The stamps the polls' entry is written under, read before the database is asked.
         fence = kept.night_fence(night=pk, session=session_of(request))
         night = night_for(request.user, pk)
-        if "If-None-Match" in request.headers:  # the version alone first: one query for a 304
-            games = reads.games_of(pk)
-            part = reads.fingerprint(night.version, games)
-            kept.remember_night(fence, request.user.pk, tuple(game[0] for game in games), part)
-            if unchanged(request, etag := reads.member_etag(pk, part)):
-                return not_modified(etag)
-        read = reads.read(night)
-        kept.remember_night(fence, request.user.pk, read.game_ids, read.part)
-        return Response(night_detail(read), headers={"ETag": reads.member_etag(pk, read.part)})
+        games = reads.games_of(pk)  # the versions first: one query for a 304, or a body kept at them
+        part = reads.fingerprint(night, games)
+        kept.remember_night(fence, request.user.pk, tuple(game[0] for game in games), part)
+        if unchanged(request, etag := reads.member_etag(pk, part)):
+            return not_modified(etag)
+        body, part = reads.kept_body("api", etag, part, night, night_detail)
+        return Response(body, headers={"ETag": reads.member_etag(pk, part)})
 
     @extend_schema(
         request=NightSerializer(partial=True),
@@ -184,5 +182,6 @@ class LiveNightView(APIView):
         etag = reads.link_etag(link.selector, part)
         if unchanged(request, etag):
             return not_modified(etag)
-        body = live.shared("night-json", etag, lambda: reads.public(reads.read(link.night)))
+        body, part = reads.kept_body("live-json", etag, part, link.night, reads.public)
+        etag = reads.link_etag(link.selector, part)
         return Response(body, headers={"ETag": etag, "Cache-Control": "no-cache", "X-Robots-Tag": "noindex"})
