@@ -70,6 +70,7 @@ def test_a_game_started_at_the_night_is_made_in_it(club):
     client = signed_in(club.users["scorer"])
     form = client.get(f"/games/new/?night={club.night.pk}").content.decode()
     assert 'id="new-game-night"' in form and f'name="night" value="{club.night.pk}"' in form
+    assert f'href="?same=1&amp;night={club.night.pk}"' in form  # the same table, at the same night
     ann, ben, _cy, _dot = club.players
     response = client.post("/games/new/", {"night": club.night.pk, "players": [ann.pk, ben.pk],
                                            "seat_order": f"{ann.pk},{ben.pk}", "tile_set": 12, "preset": "standard",
