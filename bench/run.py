@@ -14,6 +14,10 @@ keep-alive connection:
   the season table costs no more than 1.5x the leaderboard's read, and grows at most 1.2x):
     season vs board     GET /api/v1/seasons/{id}/ against GET /api/v1/leaderboard/?sort=rating
     all vs board        the all-games season against the same
+  a club night of three tables (4, 5 and 6 players, a round each, one table finished), against
+  the trivial read:
+    night read          GET /api/v1/nights/{id}/ (its tables and standings, in full)
+    night poll 304      the same with If-None-Match: answered from the shared cache (Redis)
   writes, against POST /api/v1/players/ (one row):
     round by totals     POST /api/v1/games/{id}/rounds/ (4 players; every 13th round ends a game)
     round by tiles      the same with tile lists
@@ -211,6 +215,13 @@ def measure(size, requests):
     season_of(conn, auth, top, days=None)
     row["season all games"] = timed(conn, requests, read, trivial)
     row["all vs board"] = timed(conn, requests, read, board)
+    night = night_of(conn, auth, book)
+    path = f"/api/v1/nights/{night}/"
+    row["night read"] = timed(conn, requests, lambda i: ("GET", path, None, auth), trivial)
+    etag = night_etag(conn, path, auth)
+    row["night poll 304"] = timed(
+        conn, requests, lambda i: ("GET", path, None, auth | {"If-None-Match": etag}), trivial
+    )
     row["one-row create"] = timed(conn, requests, one_row)
     row["round by totals"] = timed(conn, requests, next_round(False), one_row)
     row["round by tiles"] = timed(conn, requests, next_round(True), one_row)
@@ -252,7 +263,41 @@ def season_of(conn, auth, player, days):
     return call(conn, "POST", f"/api/v1/scorebooks/{book}/seasons/", body, auth)["id"]
 
 
-READS = ["game detail", "sheet page", "leaderboard", "player stats", "season table", "season all games"]
+def night_of(conn, auth, book):
+    """A club night of three tables in the writes' scorebook: 4, 5 and 6 players, a round each, the
+    first table finished (its standings). Its id."""
+    night = call(
+        conn, "POST", f"/api/v1/scorebooks/{book}/nights/", {"name": "Bench night", "date": "2026-11-27"}, auth
+    )
+    for table, size in enumerate((4, 5, 6)):
+        ids = [call(conn, "POST", "/api/v1/players/", {"name": f"Night {table}-{n}", "scorebook": book}, auth)["id"]
+               for n in range(size)]  # fmt: skip
+        body = {"players": ids, "tile_set": 12, "scorebook": book, "night": night["id"]}
+        game = call(conn, "POST", "/api/v1/games/", body, auth)
+        call(conn, "POST", f"/api/v1/games/{game['id']}/rounds/", round_body(ids, 12, False), auth)
+        if table == 0:
+            call(conn, "POST", f"/api/v1/games/{game['id']}/finish/", None, auth)
+    return night["id"]
+
+
+def night_etag(conn, path, auth):
+    """The night's ETag, asked until the poll is answered from the cache (what a phone's polls reach
+    after its first few: the night's games learned, then the session's account, then the entry)."""
+    conn.request("GET", path, headers=auth)
+    response = conn.getresponse()
+    response.read()
+    etag = response.getheader("ETag")
+    for _ in range(5):
+        conn.request("GET", path, headers=auth | {"If-None-Match": etag})
+        answer = conn.getresponse()
+        answer.read()
+        if answer.status != 304:
+            raise RuntimeError(f"the night's poll: {answer.status}")
+    return etag
+
+
+READS = ["game detail", "sheet page", "leaderboard", "player stats", "season table", "season all games", "night read",
+         "night poll 304"]  # fmt: skip
 SEASON_VS_BOARD = ["season vs board", "all vs board"]
 BASELINES = (
     {"sheet vs detail": "game detail"} | dict.fromkeys(READS, "trivial") | dict.fromkeys(SEASON_VS_BOARD, "leaderboard")

@@ -11,7 +11,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from .models import Game, Membership, Role, Scorebook, Season
+from .models import Game, Membership, Night, Role, Scorebook, Season
 from .rules import snapshot
 from .rules.scoring import GameState
 from .services.common import require_scorer
@@ -62,6 +62,11 @@ def scorebook_for(user, pk) -> Scorebook:
 def season_for(user, pk) -> Season:
     """A season of one of the user's scorebooks, with their `role` and its scorebook; 404 for any other."""
     return get_object_or_404(Season.objects.with_role(user), pk=pk)
+
+
+def night_for(user, pk) -> Night:
+    """A night of one of the user's scorebooks, with their `role` and its scorebook; 404 for any other."""
+    return get_object_or_404(Night.objects.with_role(user), pk=pk)
 
 
 # A user's memberships, the current one first: the scorebook switched to last, else the first joined.

@@ -11,7 +11,7 @@ from . import (
 )
 from .api.views.common import not_found as api_not_found
 from .http import offline
-from .views import account, games, live, players, rounds, scorebooks, seasons, seats, transfer
+from .views import account, games, live, nights, players, rounds, scorebooks, seasons, seats, transfer
 
 # The admin signs in through allauth's login page, so its rate limits hold there too.
 admin.site.login = secure_admin_login(admin.site.login)
@@ -61,6 +61,16 @@ urlpatterns = [
     path("scorebooks/<id:pk>/seasons/", seasons.season_list, name="seasons"),
     path("seasons/<id:pk>/", seasons.season, name="season"),
     path("seasons/<id:pk>/delete/", seasons.delete_season, name="delete_season"),
+    path("scorebooks/<id:pk>/nights/", nights.add_night, name="add_night"),
+    path("nights/<id:pk>/", nights.night, name="night"),
+    path("nights/<id:pk>/tables/", nights.night_body, name="night_body"),
+    path("nights/<id:pk>/delete/", nights.delete_night, name="delete_night"),
+    path("nights/<id:pk>/share/", nights.share_night, name="share_night"),
+    path("nights/<id:pk>/share/revoke/", nights.revoke_night_share, name="revoke_night_share"),
+    path("games/<id:pk>/night/", nights.game_night, name="game_night"),
+    path("live/nights/<str:token>/", nights.night_live_page, name="night_live"),
+    path("live/nights/<str:token>/tables/", nights.night_live_sheet, name="night_live_sheet"),
+    path("live/nights/<str:token>/qr.svg", nights.night_live_qr, name="night_live_qr"),
     path("games/<id:pk>/restore/", games.restore_game, name="restore_game"),
     path("export/", transfer.export, name="export"),
     path("invites/<slug:code>/", scorebooks.invite, name="invite"),

@@ -10,7 +10,7 @@ from scorekeeper.models import Invite, Membership, Player, Role
 from scorekeeper.rules.game import GameRules
 from scorekeeper.rules.rounds import EntryInput
 from scorekeeper.services import live as links
-from scorekeeper.services import scorebooks
+from scorekeeper.services import nights, scorebooks
 from tests.factories import UserFactory
 from tests.seasons import make_season
 
@@ -42,6 +42,8 @@ def make_club():
     invite = Invite.objects.create(scorebook=book, role=Role.VIEWER, created_by=owner)
     link = links.share(game=game, by=owner)
     season = make_season(book=book, name="Spring", starts=date(2025, 3, 1), ends=date(2025, 5, 31))
+    night = nights.create_night(book=book, role=Role.OWNER, name="Club night", date=date(2025, 11, 21))
+    night_link = nights.share(night=night, by=owner)
     users = {"owner": owner, "scorer": scorer, "viewer": viewer, "stranger": stranger}
     return SimpleNamespace(
         book=book,
@@ -53,4 +55,6 @@ def make_club():
         invite=invite,
         live=link,
         season=season,
+        night=night,
+        night_live=night_link,
     )

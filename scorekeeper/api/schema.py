@@ -7,10 +7,10 @@ A postprocessing hook (settings.SPECTACULAR_SETTINGS) that:
   on every answer; tests/api/test_schema.py checks each component against the answers);
 - writes a nullable reference the way strict OpenAPI 3.0 validators accept a null in its place
   (`oneOf` with a null-only schema, not `allOf` beside `nullable`, which they read as "never null");
-- marks what a PATCH cannot do without (a member's `role`; at least one field of a game's or a
-  scorebook's), and so its body too: the server refuses such a PATCH without one (400 naming the
-  field), as API.md has a PATCH change something; a player's PATCH, whose fields are all optional,
-  keeps an optional body;
+- marks what a PATCH cannot do without (a member's `role`; at least one field of a game's (name,
+  night, casual) or a scorebook's (name, time zone)), and so its body too: the server refuses such a
+  PATCH without one (400 naming the field), as API.md has a PATCH change something; a player's PATCH,
+  whose fields are all optional, keeps an optional body;
 - bounds a round's list of entries (1 to 50).
 """
 
@@ -41,7 +41,7 @@ PARTIAL = {"RoundErrors", "RoundClash", "ValidationErrors"}
 REQUIRED_IN_PATCH = {
     "PatchedMemberRoleRequest": ["role"],
 }
-# A PATCH of fields none of which is needed alone (a game's name or casual, a scorebook's name or
+# A PATCH of fields none of which is needed alone (a game's name, night or casual, a scorebook's name or
 # time zone): at least one of them, and so the body.
 ONE_AT_LEAST_IN_PATCH = {"PatchedGameUpdateRequest", "PatchedScorebookPatchRequest"}
 

@@ -2,7 +2,7 @@ from django.urls import path
 
 from scorekeeper import converters  # noqa: F401 - registers <id:...>
 
-from .views import games, live, players, reports, rounds, scorebooks, seasons, seats, story, transfer
+from .views import games, live, nights, players, reports, rounds, scorebooks, seasons, seats, story, transfer
 
 app_name = "api"
 
@@ -36,5 +36,9 @@ urlpatterns = [
     path("scorebooks/<id:pk>/members/<id:user_pk>/", scorebooks.MemberDetail.as_view(), name="scorebook-member"),
     path("scorebooks/<id:pk>/seasons/", seasons.SeasonList.as_view(), name="scorebook-seasons"),
     path("seasons/<id:pk>/", seasons.SeasonDetail.as_view(), name="season-detail"),
+    path("scorebooks/<id:pk>/nights/", nights.NightList.as_view(), name="scorebook-nights"),
+    path("nights/<id:pk>/", nights.NightDetail.as_view(), name="night-detail"),
+    path("nights/<id:pk>/share/", nights.NightShare.as_view(), name="night-share"),
+    path("live/nights/<str:token>/", nights.LiveNightView.as_view(), name="night-live"),
     path("invites/<str:code>/accept/", scorebooks.InviteAccept.as_view(), name="invite-accept"),
 ]

@@ -421,3 +421,170 @@ def link_entry(found: list, game_stamp) -> tuple | None:
     if entry is None or game_stamp is None or entry[0] != (epoch or 0) or entry[3] != game_stamp:
         return None
     return entry
+
+
+# Club nights. A night's kept polls (a member's API poll, its live link's JSON and page body) are
+# written under the night's stamp and the stamp of every game of the night (the trash's too: one
+# brought back changes the night), read before the database is asked. The fence cannot know the
+# games before the database says which they are: it reads them from what the last full request
+# found (`night_games_key`), and an entry is remembered only when the database found the same
+# games; a game joining or leaving the night moves the night's stamp on (caches.rule), so an entry
+# written meanwhile is born stale. A poll takes two round trips: the entry with its stamps, then
+# its games' stamps.
+
+
+def night_key(pk: int | str = "") -> str:
+    """A night's stamp; with no `pk`, the prefix of every night's."""
+    return f"{space()}:night:{pk}"
+
+
+def night_games_key(pk: int) -> str:
+    """The night's games as the last full request found them (sorted ids): the fence's guess."""
+    return f"{space()}:night-games:{pk}"
+
+
+def night_member_key(session: str, pk: int) -> str:
+    return f"{space()}:night-member:{digest(session)}:{pk}"
+
+
+def night_link_key(selector: str) -> str:
+    return f"{space()}:night-live:{selector}"
+
+
+def night_link_night_key(selector: str) -> str:
+    """The number of the night a night's link opens, alone: the cache follows it to the night's stamp."""
+    return f"{space()}:night-live-night:{selector}"
+
+
+@dataclass
+class NightFence(Fence):
+    """A Fence for a night: its stamp, and its games with their stamps as the fence guessed them."""
+
+    night: int | None = None
+    night_stamp: str | None = None
+    games: tuple[int, ...] | None = None
+    game_stamps: tuple = ()
+
+    def night_signature(self) -> tuple:
+        return (self.epoch, self.session_stamp, self.account_stamp, self.user, self.night_stamp, self.games,
+                self.game_stamps)  # fmt: skip
+
+
+def _game_stamps(fence: NightFence) -> None:
+    """The stamps of the fence's guessed games (made where missing): the second round trip."""
+    if not fence.usable or not fence.games:
+        return
+    keys = [game_key(pk) for pk in fence.games]
+    found = quietly(look, keys, {key: new_stamp() for key in keys})
+    if found is None:
+        fence.usable = False
+        return
+    fence.game_stamps = tuple(found[0].get(key) for key in keys)
+
+
+def night_fence(*, night: int, session: str | None = None) -> NightFence:
+    """fence() for a night: the stamps of `session`, its account, the night and the games it was
+    last found with, read (and made where missing) before the database is asked."""
+    keys, create = [epoch_key(), night_key(night), night_games_key(night)], {night_key(night): new_stamp()}
+    pointer = None
+    if session:
+        pointer = session_user_key(session)
+        keys += [session_key(session), pointer]
+        create[session_key(session)] = new_stamp()
+    result = quietly(look, keys, create, pointer, account_key(), new_stamp() if session else None)
+    if result is None:
+        return NightFence(session=session, night=night)
+    found, account_stamp = result
+    user = found.get(pointer) if session else None
+    games = found.get(night_games_key(night))
+    fence = NightFence(
+        epoch=found.get(epoch_key(), 0),
+        session=session,
+        session_stamp=found.get(session_key(session)) if session else None,
+        user=user,
+        account_stamp=account_stamp if user is not None else None,
+        usable=True,
+        night=night,
+        night_stamp=found.get(night_key(night)),
+        games=None if games is None else tuple(games),
+    )
+    _game_stamps(fence)
+    return fence
+
+
+def night_link_fence(selector: str) -> NightFence:
+    """night_fence() for a night's live link: the night it opens is followed from the link's selector
+    when known (else nothing is remembered this time, only what the link opens)."""
+    found = quietly(get_many, [night_link_night_key(selector)])
+    if found is None:
+        return NightFence()
+    night = found.get(night_link_night_key(selector))
+    if night is None:
+        return NightFence(usable=True)
+    return night_fence(night=night)
+
+
+def _night_games_found(fence: NightFence, games: tuple[int, ...]) -> bool:
+    """Whether the database found the games the fence guessed; if not, its finding is the next guess."""
+    if fence.games == games:
+        return True
+    quietly(set_many, {night_games_key(fence.night): list(games)}, lifetime())
+    return False
+
+
+def remember_night(fence: NightFence, user_pk: int, games: tuple[int, ...], etag_part: str) -> None:
+    """The database found `fence.session` signed in as `user_pk`, a reader of `fence.night`, whose
+    games are `games` (sorted ids), and its answer's ETag made of `etag_part`."""
+    if not fence.usable or fence.night is None or not _night_games_found(fence, games):
+        return
+    entries = {}
+    if fence.user == user_pk and fence.session:
+        entries[night_member_key(fence.session, fence.night)] = (*fence.night_signature(), etag_part)
+    elif fence.session:
+        fence.user = user_pk
+    _write(fence, entries)
+
+
+def remember_night_link(fence: NightFence, night: int, selector: str, verifier: str, games, etag_part: str) -> None:
+    """The database found the night's link `selector` opens `night` with `games`, its ETags made of `etag_part`."""
+    if not fence.usable:
+        return
+    if fence.night is None:  # first seen: what the link opens is learned for the next full request
+        quietly(set_many, {night_link_night_key(selector): night}, LINK_GAME_TTL)
+        return
+    if fence.night != night or not _night_games_found(fence, games):
+        return
+    entry = (fence.epoch, digest(verifier), night, fence.night_stamp, fence.games, fence.game_stamps, etag_part)
+    _write(fence, {night_link_key(selector): entry})
+
+
+def _games_current(games, stamps) -> bool:
+    """Whether the stamps of `games` are still `stamps` (the second round trip of a night's poll)."""
+    if not games:
+        return True
+    now = quietly(get_many, [game_key(pk) for pk in games])
+    return now is not None and tuple(now.get(game_key(pk)) for pk in games) == tuple(stamps) and None not in stamps
+
+
+def night_member_entry(session: str, pk: int):
+    """The trusted entry of `session` for night `pk` (its ETag's part at [-1]), or None."""
+    base, who = space(), digest(session)
+    keys = [f"{base}:epoch", f"{base}:session:{who}", f"{base}:session-user:{who}", f"{base}:night:{pk}",
+            f"{base}:night-member:{who}:{pk}"]  # fmt: skip
+    result = quietly(peek, keys, 2, f"{base}:account:")
+    if result is None:
+        return None
+    (epoch, session_stamp, user, night_stamp, entry), account_stamp = result
+    now = (epoch or 0, session_stamp, account_stamp, user, night_stamp)
+    if entry is None or None in now[1:] or tuple(entry[:5]) != now:
+        return None
+    return entry if _games_current(entry[5], entry[6]) else None
+
+
+def night_link_entry(found: list, night_stamp):
+    """A night link's entry (`found`: the epoch and the link's entry, read with the night's stamp it
+    points to), trusted (its games' stamps read and compared), or None."""
+    epoch, entry = found
+    if entry is None or night_stamp is None or entry[0] != (epoch or 0) or entry[3] != night_stamp:
+        return None
+    return entry if _games_current(entry[4], entry[5]) else None

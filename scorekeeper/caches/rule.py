@@ -19,6 +19,15 @@ kept entries that forgets (caches.kept explains how an entry earns trust).
 | a new password, an account switched off or deleted     | the account's stamp (every session of it)  |
 | a new player, scorebook, invite (nothing shown yet)    | nothing                                    |
 | a season created, changed, deleted                     | nothing: season tables are read in full    |
+| a night renamed or moved to another day, deleted       | the night's stamp (its kept polls with it) |
+| a game put in a night or taken out of one              | the game's and both nights' stamps         |
+| a night's live link made, replaced, revoked            | the night's stamp (its link entries with it)|
+| a night created (nothing shown yet)                    | nothing                                    |
+
+A night's kept polls (a member's, its live link's) are written under the night's stamp *and* the
+stamp of each of its games (caches.kept.night_fence), so a round at any of its tables, a game
+renamed, trashed or brought back, forgets them with the game; a write that names the scorebook
+forgets its nights' stamps too (who may read a night changed).
 
 A game's stamp is what every entry of the game was written under (a member's poll, a followed
 sheet, a live link), so forgetting it forgets them all. It is forgotten at once and again after
@@ -52,6 +61,7 @@ class Change:
     scorebooks: frozenset[int] = frozenset()
     sessions: frozenset[str] = frozenset()
     accounts: frozenset[int] = frozenset()
+    nights: frozenset[int] = frozenset()
 
 
 # Every announcement of this process, newest last, for the test that proves each write announces.
@@ -65,6 +75,7 @@ def announce(
     scorebooks: Iterable[int] = (),
     sessions: Iterable[str | None] = (),
     accounts: Iterable[int] = (),
+    nights: Iterable[int | None] = (),
 ) -> Change:
     """Say what a write changed: its kept entries are forgotten now and after the commit."""
     change = Change(
@@ -73,6 +84,7 @@ def announce(
         frozenset(int(pk) for pk in scorebooks),
         frozenset(session for session in sessions if session),
         frozenset(int(pk) for pk in accounts),
+        frozenset(int(pk) for pk in nights if pk is not None),
     )
     heard.append(change)
     del heard[:-100]
@@ -84,15 +96,17 @@ def announce(
 
 def forgotten(change: Change) -> list[str]:
     """The keys `change` forgets: the table above."""
-    games = set(change.games)
+    games, nights = set(change.games), set(change.nights)
     if change.scorebooks:
-        from scorekeeper.models import Game
+        from scorekeeper.models import Game, Night
 
         games |= set(Game.objects.filter(scorebook_id__in=change.scorebooks).values_list("pk", flat=True))
+        nights |= set(Night.objects.filter(scorebook_id__in=change.scorebooks).values_list("pk", flat=True))
     keys = []
     listed = kept.quietly(kept.get_many, [kept.pages_key(pk) for pk in sorted(games)]) or {}
     for pk in sorted(games):
         keys += [kept.game_key(pk), *kept.answers_of(pk), kept.pages_key(pk), *listed.get(kept.pages_key(pk), ())]
+    keys += [kept.night_key(pk) for pk in sorted(nights)]
     keys += [kept.session_key(session) for session in change.sessions]
     keys += [kept.account_key(pk) for pk in change.accounts]
     return keys

@@ -31,7 +31,10 @@ from .private import PRIVATE, asks_for
 
 # The views whose conditional GETs a poll may answer, by the URLconf's names.
 MEMBER_POLL, SHEET_POLL, LIVE_POLL, LIVE_BODY_POLL = "api:game-detail", "game_sheet", "api:live", "live_sheet"
-POLLED = frozenset({MEMBER_POLL, SHEET_POLL, LIVE_POLL, LIVE_BODY_POLL})
+# A club night's: a member's API poll, and its live link's JSON and page body.
+NIGHT_POLL, NIGHT_LIVE_POLL, NIGHT_LIVE_BODY_POLL = "api:night-detail", "api:night-live", "night_live_sheet"
+POLLED = frozenset({MEMBER_POLL, SHEET_POLL, LIVE_POLL, LIVE_BODY_POLL, NIGHT_POLL, NIGHT_LIVE_POLL,
+                    NIGHT_LIVE_BODY_POLL})  # fmt: skip
 
 
 @functools.lru_cache(maxsize=8192)
@@ -129,6 +132,56 @@ def live_poll(request, token: str, page: bool):
     return live.body_headers(HttpResponseNotModified(), etag, language, signed_out=True)
 
 
+def night_poll(request, pk: int):
+    """304 for a member's unchanged night (none of its games changed either), from the cache alone
+    (two round trips: caches.kept.night_member_entry); None to take the full path."""
+    from scorekeeper.reads.nights import member_etag
+
+    token = request.headers.get("X-Session-Token")
+    session = token or request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+    if not session or (entry := kept.night_member_entry(session, pk)) is None:
+        return None
+    etag = member_etag(pk, entry[-1], translation.get_language_from_request(request))
+    if not asks_for(request, etag):
+        return None
+    return not_modified(etag, None if token else entry[3])
+
+
+def night_live_poll(request, token: str, page: bool):
+    """304 for an unchanged night seen through its live link, from the cache and within the
+    address's budget; None to take the full path (which also answers 404 and 429)."""
+    from scorekeeper.models import LIVE_SELECTOR_LENGTH
+    from scorekeeper.reads import live
+    from scorekeeper.reads.nights import link_etag
+
+    if page and settings.SESSION_COOKIE_NAME in request.COOKIES:
+        return None  # a signed-in viewer's page names their account (X-Account): the full path
+    selector, verifier = token[:LIVE_SELECTOR_LENGTH], token[LIVE_SELECTOR_LENGTH:]
+    counter, window, _left = live.budget_key(request, token)
+    found = kept.quietly(
+        backends.hit_then_follow,
+        kept._cache(),
+        counter,
+        window + 1,
+        [kept.epoch_key(), kept.night_link_key(selector)],
+        kept.night_link_night_key(selector),
+        kept.night_key(),
+    )
+    if found is None:
+        return None
+    request.live_count, request.live_count_key = found[0], counter
+    entry = kept.night_link_entry(found[1], found[2])
+    if entry is None or not secrets.compare_digest(entry[1], kept.digest(verifier)):
+        return None
+    language = translation.get_language_from_request(request)
+    etag = link_etag(selector, entry[-1], language, page=page)
+    if not asks_for(request, etag) or live.retry_after(request, token):
+        return None
+    if not page:
+        return not_modified(etag)
+    return live.body_headers(HttpResponseNotModified(), etag, language, signed_out=True)
+
+
 def answer(request):
     """The poll's 304, or None to take the full path."""
     try:
@@ -143,6 +196,10 @@ def answer(request):
         return member_poll(request, kwargs["pk"])
     if name == SHEET_POLL:
         return sheet_poll(request, kwargs["pk"])
+    if name == NIGHT_POLL:
+        return night_poll(request, kwargs["pk"])
+    if name in (NIGHT_LIVE_POLL, NIGHT_LIVE_BODY_POLL):
+        return night_live_poll(request, kwargs["token"], page=name == NIGHT_LIVE_BODY_POLL)
     return live_poll(request, kwargs["token"], page=name == LIVE_BODY_POLL)
 
 
@@ -179,7 +236,8 @@ class PollsFirst:
     # anything else, a path no URL names or one a WSGI server could not have sent, goes to `app`.
     PATHS = re.compile(
         r"^/(?:api/v1/games/[0-9]{1,18}|games/[0-9]{1,18}/sheet|api/v1/live/[A-Za-z0-9_-]{1,64}"
-        r"|live/[A-Za-z0-9_-]{1,64}/sheet)/$"
+        r"|live/[A-Za-z0-9_-]{1,64}/sheet|api/v1/nights/[0-9]{1,18}|api/v1/live/nights/[A-Za-z0-9_-]{1,64}"
+        r"|live/nights/[A-Za-z0-9_-]{1,64}/tables)/$"
     )
 
     def __init__(self, app):

@@ -35,6 +35,7 @@ from .games import (
     new_live_token,
     numbered_title,
 )
+from .nights import Night, NightLink, NightQuerySet
 from .players import Player, PlayerQuerySet
 from .records import DoubleRecord, OpponentRecord, PlayerRecord, RatingStep
 from .scorebooks import (
@@ -72,6 +73,9 @@ __all__ = [
     "InviteQuerySet",
     "LiveLink",
     "Membership",
+    "Night",
+    "NightLink",
+    "NightQuerySet",
     "OpponentRecord",
     "Player",
     "PlayerQuerySet",

@@ -111,6 +111,10 @@ class Game(ReaderRole, models.Model):
     # Travels with the game in exports, so importing the same file twice creates nothing twice.
     uid = models.UUIDField(default=uuid.uuid4, editable=False)
     players = models.ManyToManyField(Player, through="Seat", through_fields=("game", "player"), related_name="games")
+    # The club night the game is a table of (models.nights), if any: of the game's scorebook.
+    night = models.ForeignKey(
+        "scorekeeper.Night", null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
+    )
 
     # The rules, fixed when the game is created: one column per GameRules field (RULE_COLUMNS).
     tile_set = models.PositiveSmallIntegerField(choices=TILE_SET_CHOICES, default=DEFAULT_SET)

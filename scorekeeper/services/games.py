@@ -13,7 +13,7 @@ from ..models import TRASH_DAYS, Game, HistoryAction, LiveLink, Player, PlayerRe
 from ..rules import snapshot
 from ..rules.game import GameRules, seating_problems
 from ..rules.scoring import stop_problem
-from . import ratings, seasons
+from . import nights, ratings, seasons
 from .common import lock_game, save_with_history
 from .records import add_detail, add_to_records, detail_of, figures_of, update_extremes
 from .state import derive_state, played_rows, save_state, saved_state
@@ -28,14 +28,20 @@ def create_game(
     number: int | None = None,
     scorebook: Scorebook | None = None,
     uid=None,
+    night: int | None = None,
     casual: bool = False,
 ) -> Game:
     """Seat `players` (ids of the scorebook's players) in the order given; the scorebook is
     `by`'s personal one unless given. A game without a name may be given its `number`
-    (next_game_number), which it is called by; a `casual` one counts nowhere (Game.casual)."""
+    (next_game_number), which it is called by. `night`: a night of the scorebook it is a table of;
+    a `casual` game counts nowhere (Game.casual)."""
     scorebook = scorebook or Scorebook.personal_for(by)
     player_ids = list(players)
     found, errors = table_of(scorebook, rules, player_ids)
+    try:
+        chosen = nights.night_of(scorebook.pk, night)
+    except InvalidInput as invalid:
+        errors |= invalid.errors
     if errors:
         raise InvalidInput(errors)
     state = derive_state(rules, [(pk, found[pk].name) for pk in player_ids], [])
@@ -43,6 +49,7 @@ def create_game(
         game = Game(
             scorebook=scorebook,
             created_by=by,
+            night=chosen,
             name=name.strip(),
             number=None if name.strip() else number,
             next_double=state.next_double,
@@ -60,7 +67,8 @@ def create_game(
         PlayerRecord.objects.bulk_create(
             [PlayerRecord(player_id=pk, tile_set=rules.tile_set) for pk in player_ids], ignore_conflicts=True
         )
-        announce("game created", games=[game.pk])
+        nights.joined(game)
+        announce("game created", games=[game.pk], nights=[game.night_id] if game.night_id else [])
     return game
 
 

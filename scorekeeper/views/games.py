@@ -16,16 +16,16 @@ from .. import selectors, services
 from ..caches import kept
 from ..caches import pages as pagecache
 from ..converters import parse_id
-from ..forms import PRESETS, NewGameForm, PlayerForm, RenameGameForm, form_values
+from ..forms import PRESETS, GameNightForm, NewGameForm, PlayerForm, RenameGameForm, form_values
 from ..http.private import not_modified, unchanged
-from ..models import TRASH_DAYS, Game, LiveLink, member_of
+from ..models import TRASH_DAYS, Game, LiveLink, Night, member_of
 from ..reads import charts, follow, story
 from ..reads import history as changes
 from ..rules.deal import suggested_deal
 from ..rules.game import DEFAULT_PENALTY, MAX_PLAYERS, MIN_PLAYERS, GameRules
 from ..rules.scoring import RoundResult
 from ..rules.tiles import DEFAULT_SET, SUPPORTED_SETS, hand_range, set_pips, tile_count
-from ..selectors import game_to_write, games_for, scorebook_for
+from ..selectors import game_to_write, games_for, night_for, scorebook_for
 from ..services import scorebooks
 from .common import sheet_for, writable_current
 
@@ -60,8 +60,10 @@ def _home_games(user, book) -> dict:
 @login_required
 def new_game(request):
     """Players in the order they are tapped, the rules, a name (the day's by default).
-    `?same=1` starts from the last game's table and rules."""
-    book = writable_current(request.user)
+    `?same=1` starts from the last game's table and rules; `?night=id` makes it a table of that club
+    night (in the night's scorebook)."""
+    night = _chosen_night(request)
+    book = night.scorebook if night else writable_current(request.user)
     last = Game.objects.alive().filter(scorebook=book).prefetch_related("seats").first()
     initial = {}
     if last is not None and request.GET.get("same"):
@@ -81,6 +83,7 @@ def new_game(request):
                 name=form.cleaned_data["name"],
                 number=services.next_game_number(book),  # what it is called without a name
                 casual=form.cleaned_data["casual"],
+                night=night.pk if night else None,
             )
         except services.InvalidInput as invalid:
             for field, problems in invalid.errors.items():
@@ -98,8 +101,23 @@ def new_game(request):
             "presets": presets,
             "last_game": last,
             "scorebook": book,
+            "night": night,
         },
     )
+
+
+def _chosen_night(request):
+    """The night a new game is started at (`night` in the address or the form), with its scorebook:
+    404 for a night outside the user's scorebooks, 403 for a viewer's; None without one."""
+    raw = request.POST.get("night") or request.GET.get("night")
+    if not raw:
+        return None
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 18:
+        raise Http404(_("No such night in your scorebooks."))
+    night = night_for(request.user, int(raw))
+    services.require_scorer(night.role)
+    night.scorebook.role = night.role
+    return night
 
 
 def game(request, pk):
@@ -131,7 +149,11 @@ def game(request, pk):
 def _game_page(request, user, pk, csrf_token: str):
     sheet = sheet_for(user, pk)
     link = LiveLink.objects.filter(game=sheet.game).first()
+    game = sheet.game
+    nights = list(Night.objects.filter(scorebook_id=game.scorebook_id)) if game.can_score else []
     context = _sheet_parts(user, sheet) | {
+        "night_form": GameNightForm(initial={"night": game.night_id}, nights=nights) if nights else None,
+        "night": next((night for night in nights if night.pk == game.night_id), None),
         "live_link": link,
         "live_url": request.build_absolute_uri(reverse("live", kwargs={"token": link.token})) if link else "",
         "csrf_token": csrf_token,  # over the context processor's: the page may be kept (pagecache)

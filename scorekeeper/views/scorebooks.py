@@ -12,8 +12,9 @@ from django.views.decorators.http import require_POST
 
 from .. import selectors, services
 from ..errors import InvalidInput
-from ..forms import InviteForm, ScorebookForm, TimeZoneForm
+from ..forms import InviteForm, NightForm, ScorebookForm, TimeZoneForm
 from ..models import Invite, Membership, Role, Scorebook
+from ..reads import nights
 from ..selectors import scorebook_for
 from ..services import scorebooks, seasons
 from .common import qr_svg, safe_next
@@ -37,8 +38,8 @@ def scorebook_list(request):
 
 
 @login_required
-def scorebook(request, pk):
-    """Members and roles, invites (owners), rename, leave, delete."""
+def scorebook(request, pk, night_form=None):
+    """Members and roles, invites (owners), rename, leave, delete; its club nights (scorers add one)."""
     book = scorebook_for(request.user, pk)
     form = ScorebookForm(initial={"name": book.name})
     zone_form = TimeZoneForm(initial={"time_zone": book.time_zone}, prefix="zone")
@@ -53,7 +54,7 @@ def scorebook(request, pk):
             else:
                 messages.success(request, _("Time zone set to {zone}.").format(zone=book.time_zone))
                 return redirect("scorebook", pk=pk)
-    elif request.method == "POST":
+    elif request.method == "POST" and night_form is None:
         form = ScorebookForm(request.POST)
         if form.is_valid():
             scorebooks.rename(book=book, role=book.role, name=form.cleaned_data["name"])
@@ -77,6 +78,8 @@ def scorebook(request, pk):
         "invite_url": request.build_absolute_uri(reverse("invite", kwargs={"code": invite.code})) if invite else "",
         "is_owner": book.role == "owner",
         "roles": Role.choices,
+        "nights": nights.nights_of(book),
+        "night_form": (night_form or NightForm(initial={"date": book.today()})) if book.can_score else None,
     }
     return render(request, "scorekeeper/scorebook.html", context)
 

@@ -38,8 +38,12 @@ KWARGS = {
     "live": lambda o: {"token": o["live"]},
     "scorebook-seasons": lambda o: {"pk": o["scorebook"]},
     "season-detail": lambda o: {"pk": o["season"]},
+    "scorebook-nights": lambda o: {"pk": o["scorebook"]},
+    "night-detail": lambda o: {"pk": o["night"]},
+    "night-share": lambda o: {"pk": o["night"]},
+    "night-live": lambda o: {"token": o["night_live"]},
 }
-PUBLIC = {"live"}  # the live view needs no credentials (its token is the credential)
+PUBLIC = {"live", "night-live"}  # the live view needs no credentials (its token is the credential)
 # The routes whose questions are in the query string.
 QUERIES = {"odds": lambda o: f"?players={','.join(map(str, o['players']))}&scorebook={o['scorebook']}"}
 
@@ -55,7 +59,9 @@ def with_book(app, owned):
     book = Scorebook.personal_for(app.user).pk
     season = {"name": "Spring", "starts": "2025-03-01", "ends": "2025-05-31"}
     season = app.post(f"/api/v1/scorebooks/{book}/seasons/", season).json()["id"]
-    return owned | {"scorebook": book, "live": token, "season": season}
+    night = app.post(f"/api/v1/scorebooks/{book}/nights/", {"name": "Friday", "date": "2025-11-21"}).json()["id"]
+    night_live = app.post(f"/api/v1/nights/{night}/share/").json()["token"]
+    return owned | {"scorebook": book, "live": token, "season": season, "night": night, "night_live": night_live}
 
 
 @pytest.mark.parametrize("name", readable_routes())

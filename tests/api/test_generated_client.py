@@ -123,9 +123,16 @@ def evening(sk, auth, transport):
         v1_import_create,
         v1_invites_accept_create,
         v1_leaderboard_list,
+        v1_live_nights_retrieve,
         v1_live_retrieve,
         v1_me_retrieve,
         v1_me_stats_retrieve,
+        v1_nights_destroy,
+        v1_nights_partial_update,
+        v1_nights_retrieve,
+        v1_nights_share_create,
+        v1_nights_share_destroy,
+        v1_nights_share_retrieve,
         v1_odds_retrieve,
         v1_players_create,
         v1_players_destroy,
@@ -140,6 +147,8 @@ def evening(sk, auth, transport):
         v1_scorebooks_list,
         v1_scorebooks_members_destroy,
         v1_scorebooks_members_partial_update,
+        v1_scorebooks_nights_create,
+        v1_scorebooks_nights_list,
         v1_scorebooks_partial_update,
         v1_scorebooks_retrieve,
         v1_scorebooks_seasons_create,
@@ -299,6 +308,27 @@ def evening(sk, auth, transport):
     assert [row.qualified for row in stricter.table] == [False, False, False]
     assert v1_seasons_retrieve.sync(season.parsed.id, client=ann).min_games == 2
     assert v1_seasons_destroy.sync_detailed(season.parsed.id, client=ann).status_code == 204
+
+    # A club night of Ann's own scorebook: the Friday game is a table of it, and its live link shows it.
+    friday = v1_scorebooks_nights_create.sync_detailed(
+        mine, client=ann, body=m.NightRequest(name="Friday club", date=today), idempotency_key="the-friday-night"
+    )
+    assert friday.status_code == 201 and friday.parsed.games == [] and friday.parsed.standings == []
+    moved = v1_games_partial_update.sync(game.id, client=ann, body=m.PatchedGameUpdateRequest(night=friday.parsed.id))
+    assert moved.night == friday.parsed.id
+    night = v1_nights_retrieve.sync(friday.parsed.id, client=ann)
+    assert [table.id for table in night.games] == [game.id] and night.standings[0].name == "Ann"
+    assert v1_scorebooks_nights_list.sync(mine, client=ann).count == 1
+    renamed_night = v1_nights_partial_update.sync(
+        friday.parsed.id, client=ann, body=m.PatchedNightRequest(name="Friday")
+    )
+    assert renamed_night.name == "Friday"
+    night_link = v1_nights_share_create.sync(friday.parsed.id, client=ann, idempotency_key="night-share")
+    assert v1_nights_share_retrieve.sync(friday.parsed.id, client=ann).token == night_link.token
+    shown = v1_live_nights_retrieve.sync(night_link.token, client=Client(base_url=BASE, httpx_args=transport))
+    assert shown.name == "Friday" and shown.tables[0].players[0]["name"] == "Ann"
+    assert v1_nights_share_destroy.sync_detailed(friday.parsed.id, client=ann).status_code == 204
+    assert v1_nights_destroy.sync_detailed(friday.parsed.id, client=ann).status_code == 204
 
     # Bea leaves; the club's imported game goes, then the club; the game itself goes.
     assert v1_scorebooks_members_destroy.sync_detailed(club.id, bea_id, client=bea).status_code == 204

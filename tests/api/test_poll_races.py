@@ -94,3 +94,34 @@ def test_a_live_link_revoked_while_six_viewers_poll_gets_no_304_once_the_revocat
         done, answers = _race(poll, lambda pk=game["id"]: owner.delete(f"/api/v1/games/{pk}/share/"))
         assert any(status == 304 for started, status in answers if started < done)
         assert [status for started, status in answers if started > done and status == 304] == []
+
+
+def test_a_round_at_one_table_while_six_phones_poll_the_night_gets_no_304_once_the_round_returned(club, settings):
+    settings.LIVE_REQUESTS_PER_MINUTE = 1_000_000
+    owner, member, book = club
+    for trial in range(TRIALS):
+        if trial == 0:
+            game = _member_of(owner, member, book, trial, role="viewer")
+        else:
+            ids = [owner.post("/api/v1/players/", {"name": f"{n}{trial}", "scorebook": book["id"]}).json()["id"]
+                   for n in ("A", "B")]  # fmt: skip
+            game = owner.post("/api/v1/games/", {"scorebook": book["id"], "players": ids}).json()
+        night = owner.post(f"/api/v1/scorebooks/{book['id']}/nights/", {"name": f"N{trial}", "date": "2026-11-27"})
+        night = night.json()["id"]
+        assert owner.patch(f"/api/v1/games/{game['id']}/", {"night": night}).status_code == 200
+        url = f"/api/v1/nights/{night}/"
+        live = owner.post(f"/api/v1/nights/{night}/share/").json()["api_url"]
+        etag, live_etag = member.get(url)["ETag"], Client().get(live)["ETag"]
+        token = member.headers["X-Session-Token"]
+        players = [player["id"] for player in game["players"]]
+        round_ = {"starting_double": game["next_starting_double"], "entries": [{"player": players[0], "pips": 0, "went_out": True},
+                                                     {"player": players[1], "pips": 7}]}  # fmt: skip
+
+        def poll(token=token, url=url, etag=etag, live=live, live_etag=live_etag):
+            mine = Api(Client(), {"X-Session-Token": token}).get(url, headers={"If-None-Match": etag}).status_code
+            seen = Client().get(live, headers={"If-None-Match": live_etag}).status_code
+            return 304 if 304 in (mine, seen) else mine
+
+        done, answers = _race(poll, lambda pk=game["id"], body=round_: owner.post(f"/api/v1/games/{pk}/rounds/", body))
+        assert any(status == 304 for started, status in answers if started < done)  # the race was on
+        assert [status for started, status in answers if started > done and status == 304] == []

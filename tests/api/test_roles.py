@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from scorekeeper.models import Game, LiveLink, Membership, Player, Round, Scorebook, Season
+from scorekeeper.models import Game, LiveLink, Membership, Night, NightLink, Player, Round, Scorebook, Season
 from tests.roles import ROLES, expect, make_club
 
 pytestmark = pytest.mark.django_db
@@ -84,6 +84,17 @@ MATRIX = {
     ("season-detail", "get"): (lambda c: {"pk": c.season.pk}, "", None, expect(200, 200, 200, 404)),
     ("season-detail", "patch"): (lambda c: {"pk": c.season.pk}, "", lambda c: {"min_games": 3}, expect(200, 403, 403, 404)),
     ("season-detail", "delete"): (lambda c: {"pk": c.season.pk}, "", None, expect(204, 403, 403, 404)),
+    ("scorebook-nights", "get"): (lambda c: {"pk": c.book.pk}, "", None, expect(200, 200, 200, 404)),
+    ("scorebook-nights", "post"): (
+        lambda c: {"pk": c.book.pk}, "", lambda c: {"name": "Saturday", "date": "2025-11-22"}, expect(201, 201, 403, 404),
+    ),
+    ("night-detail", "get"): (lambda c: {"pk": c.night.pk}, "", None, expect(200, 200, 200, 404)),
+    ("night-detail", "patch"): (lambda c: {"pk": c.night.pk}, "", lambda c: {"name": "Sat"}, expect(200, 200, 403, 404)),
+    ("night-detail", "delete"): (lambda c: {"pk": c.night.pk}, "", None, expect(204, 204, 403, 404)),
+    ("night-share", "get"): (lambda c: {"pk": c.night.pk}, "", None, expect(200, 200, 200, 404)),
+    ("night-share", "post"): (lambda c: {"pk": c.night.pk}, "", None, expect(201, 201, 403, 404)),
+    ("night-share", "delete"): (lambda c: {"pk": c.night.pk}, "", None, expect(204, 204, 403, 404)),
+    ("night-live", "get"): (lambda c: {"token": c.night_live.token}, "", None, expect(200, 200, 200, 200, 200)),
     ("invite-accept", "post"): (lambda c: {"code": c.invite.code}, "", None, expect(200, 200, 200, 200)),
 }  # fmt: skip
 
@@ -145,7 +156,8 @@ def test_a_refused_write_changes_nothing(club, role, route, method):
               club.book.invites.count(), list(LiveLink.objects.values_list("selector", flat=True)),
               list(Season.objects.values_list("name", "starts", "ends", "min_games", "drop_worst")),
               sorted(Player.objects.values_list("pk", "archived")), Game.objects.get().casual,
-              Scorebook.objects.get(pk=club.book.pk).time_zone)  # fmt: skip
+              Scorebook.objects.get(pk=club.book.pk).time_zone,
+              list(Night.objects.values_list("name", "date", "version")), list(NightLink.objects.values_list("selector")))  # fmt: skip
     call(club, role, route, method)
     club.book.refresh_from_db()
     after = (Player.objects.count(), Game.objects.count(), Round.objects.count(),
@@ -153,7 +165,8 @@ def test_a_refused_write_changes_nothing(club, role, route, method):
              club.book.invites.count(), list(LiveLink.objects.values_list("selector", flat=True)),
              list(Season.objects.values_list("name", "starts", "ends", "min_games", "drop_worst")),
              sorted(Player.objects.values_list("pk", "archived")), Game.objects.get().casual,
-             Scorebook.objects.get(pk=club.book.pk).time_zone)  # fmt: skip
+             Scorebook.objects.get(pk=club.book.pk).time_zone,
+             list(Night.objects.values_list("name", "date", "version")), list(NightLink.objects.values_list("selector")))  # fmt: skip
     assert after == before and club.book.name == "Club"
 
 

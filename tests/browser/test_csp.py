@@ -10,6 +10,7 @@ from scorekeeper.demo import play_game
 from scorekeeper.models import Invite, Scorebook
 from scorekeeper.rules.game import GameRules
 from scorekeeper.services import live as links
+from scorekeeper.services import nights
 from tests.browser.conftest import screenshot
 from tests.factories import PlayerFactory, UserFactory
 from tests.reliability.test_hostile_names import GET_PAGES
@@ -46,8 +47,12 @@ def table():
     invite = Invite.objects.create(scorebook=Scorebook.personal_for(user), role="viewer", created_by=user)
     book = invite.scorebook
     season = make_season(book=book, name="This season", starts=book.today(), ends=book.today())
+    night = nights.create_night(book=book, role="owner", name="Friday club", date=book.today())
+    for game in (finished, going):  # the finished one in its standings, the other a table under way
+        nights.set_night(game=game, night=night.pk)
     objects = {"game": going.pk, "player": ids[0], "finished": finished.pk, "invite": invite.code,
-               "live": links.share(game=going, by=user).token, "season": season.pk}  # fmt: skip
+               "live": links.share(game=going, by=user).token, "season": season.pk, "night": night.pk,
+               "night_live": nights.share(night=night, by=user).token}  # fmt: skip
     return user, objects | {"scorebook": invite.scorebook_id}
 
 

@@ -13,6 +13,7 @@ from scorekeeper.demo import play_game
 from scorekeeper.models import Invite, Scorebook
 from scorekeeper.rules.game import GameRules
 from scorekeeper.services import live as links
+from scorekeeper.services import nights
 from tests.factories import PlayerFactory
 from tests.seasons import make_season
 from tests.views.test_page_roles import PAGES
@@ -43,6 +44,10 @@ GET_PAGES = {
     "season": lambda o: {"pk": o["season"]},
     "live": lambda o: {"token": o["live"]},
     "live_sheet": lambda o: {"token": o["live"]},
+    "night": lambda o: {"pk": o["night"]},
+    "night_body": lambda o: {"pk": o["night"]},
+    "night_live": lambda o: {"token": o["night_live"]},
+    "night_live_sheet": lambda o: {"token": o["night_live"]},
 }
 
 pytestmark = pytest.mark.django_db
@@ -96,13 +101,23 @@ def hostile_book(user):
     # A season around today, named as badly: the leaderboard shows its table too.
     today = book.today()
     season = make_season(book=book, name=HOSTILE[1], starts=today.replace(day=1), ends=today + timedelta(days=60))
+    # A club night named as badly, both games its tables (the finished one in its standings).
+    night = nights.create_night(book=book, role="owner", name=HOSTILE[0], date=today)
+    for game in (going, finished):
+        nights.set_night(game=game, night=night.pk)
+    night_link = nights.share(night=night, by=user)
     return {"game": going.pk, "player": ids[0], "finished": finished.pk, "scorebook": book.pk, "invite": invite.code,
-            "live": link.token, "season": season.pk}  # fmt: skip
+            "live": link.token, "season": season.pk, "night": night.pk, "night_live": night_link.token}  # fmt: skip
 
 
 def test_every_page_a_member_reads_is_in_the_list():
     # Left out: two SVGs of URLs, and the export (a JSON or CSV download, not a page).
-    readable = {name for name, row in PAGES.items() if row[0] == "get"} - {"invite_qr", "live_qr", "export"}
+    readable = {name for name, row in PAGES.items() if row[0] == "get"} - {
+        "invite_qr",
+        "live_qr",
+        "night_live_qr",
+        "export",
+    }
     assert set(GET_PAGES) == readable
 
 

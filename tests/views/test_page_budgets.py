@@ -10,8 +10,9 @@ from django.test import Client
 
 from scorekeeper import services
 from scorekeeper.demo import deal_round, seed_games
-from scorekeeper.models import Game
+from scorekeeper.models import Game, Role
 from scorekeeper.rules.game import GameRules
+from scorekeeper.services import nights
 from tests.factories import PlayerFactory, UserFactory
 from tests.seasons import make_season
 
@@ -36,10 +37,14 @@ def table(request):
     today = book.today()
     make_season(book=book, name="Past", starts=today - timedelta(days=800), ends=today - timedelta(days=1))
     season = make_season(book=book, name="Now", starts=today, ends=today + timedelta(days=30))
+    # A club night holding every game of the scorebook as its tables.
+    night = nights.create_night(book=book, role=Role.OWNER, name="Friday", date=today)
+    for each in Game.objects.filter(scorebook=book):
+        nights.set_night(game=each, night=night.pk)
     client = Client()
     client.force_login(user)
     client.get("/")  # the session is warm, as at a table
-    client.ids = {"season": season.pk, "book": book.pk}
+    client.ids = {"season": season.pk, "book": book.pk, "night": night.pk}
     return client, game, players[0]
 
 
@@ -48,11 +53,12 @@ BUDGETS = {
     # with), 5 games in progress, 6 their seats + players, 7 recent finished games, 8 their seats + players
     "home": ("/", 8),
     # (2 the user with the game's version and their role) 3 game with role, 4 seats + players,
-    # 5 rounds, 6 entries, 7 live link, 8-10 history of the game, of its rounds and of its seat changes
+    # 5 rounds, 6 entries, 7 live link, 8 the scorebook's nights (the game's, and those a scorer may move
+    # it to), 9-11 history of the game, of its rounds and of its seat changes
     # (to mark corrections on the sheet, and the latest changes the page has seen; the same with seat
     # changes or without). Opened again at the same version: 2 (the page is kept,
     # tests/views/test_kept_pages.py)
-    "sheet": ("/games/{game}/", 10),
+    "sheet": ("/games/{game}/", 11),
     # 3 game with role (and its saved state: the open doubles, the next round's number), 4 seats +
     # players, 5 the keys of the game's latest changes (the page follows the game and tells what is new)
     "round entry": ("/games/{game}/rounds/new/", 5),
@@ -75,8 +81,17 @@ BUDGETS = {
     "season": ("/seasons/{season}/", 4),
     # 3 the scorebook with the reader's role, 4 its seasons, 5 the tallies of the one ended (its champions)
     "seasons": ("/scorebooks/{book}/seasons/", 5),
+    # 3 the night with the reader's role and its scorebook, 4 its games (tables) with their saved
+    # states, 5 their seats + players, 6 its standings (one grouped query), 7 its live link: the same
+    # whatever the number of tables
+    "night": ("/nights/{night}/", 7),
+    # 3 the night with the reader's role, 4 its games' versions (the ETag), 5 its games, 6 their
+    # seats + players, 7 its standings. A poll that finds it unchanged stops after 4 (a 304).
+    "night tables": ("/nights/{night}/tables/", 7),
+    # 3 the scorebook with the reader's role, 4 its members, 5 its nights
+    "scorebook": ("/scorebooks/{book}/", 5),
     # For comparison, the API's game detail: 3 game, 4 seats + players, 5 rounds, 6 entries (the sheet
-    # page reads the same rows plus the live link and the history: 10 against 6).
+    # page reads the same rows plus the live link, the nights and the history: 11 against 6).
     "api game": ("/api/v1/games/{game}/", 6),
 }
 

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, get_resolver, reverse
 
-from scorekeeper.models import Game, LiveLink, Membership, Player, Round, Season
+from scorekeeper.models import Game, LiveLink, Membership, Night, NightLink, Player, Round, Season
 from tests.roles import ROLES, expect, make_club
 
 pytestmark = pytest.mark.django_db
@@ -68,6 +68,21 @@ PAGES = {
     "seasons": ("get", BOOK, None, expect(200, 200, 200, 404)),
     "season": ("get", lambda c: {"pk": c.season.pk}, None, expect(200, 200, 200, 404)),
     "delete_season": ("post", lambda c: {"pk": c.season.pk}, {}, expect(302, 403, 403, 404)),
+    "add_night": ("post", BOOK, {"name": "Saturday", "date": "2025-11-22"}, expect(302, 302, 403, 404)),
+    "night": ("get", lambda c: {"pk": c.night.pk}, None, expect(200, 200, 200, 404)),
+    "night_body": ("get", lambda c: {"pk": c.night.pk}, None, expect(200, 200, 200, 404)),
+    "delete_night": ("post", lambda c: {"pk": c.night.pk}, {}, expect(302, 302, 403, 404)),
+    "share_night": ("post", lambda c: {"pk": c.night.pk}, {}, expect(302, 302, 403, 404)),
+    "revoke_night_share": ("post", lambda c: {"pk": c.night.pk}, {}, expect(302, 302, 403, 404)),
+    "game_night": ("post", GAME, {"night": ""}, expect(302, 302, 403, 404)),
+    "night_live": ("get", lambda c: {"token": c.night_live.token}, None, expect(200, 200, 200, 200, anonymous=200)),
+    "night_live_sheet": (
+        "get",
+        lambda c: {"token": c.night_live.token},
+        None,
+        expect(200, 200, 200, 200, anonymous=200),
+    ),
+    "night_live_qr": ("get", lambda c: {"token": c.night_live.token}, None, expect(200, 200, 200, 200, anonymous=200)),
     "restore_game": ("post", GAME, {}, expect(404, 404, 404, 404)),  # nothing in the trash: see tests/test_trash.py
     "share_game": ("post", GAME, {}, expect(302, 302, 403, 404)),
     "export": ("get", lambda c: {}, None, expect(200, 200, 200, 200)),  # each gets what they can see
@@ -129,7 +144,8 @@ def snapshot(club):
             sorted(Membership.objects.values_list("user_id", "role")),
             list(LiveLink.objects.values_list("selector", flat=True)),
             list(Player.objects.values_list("user_id", "archived")), game.casual,
-            list(Season.objects.values_list("name", "starts", "ends", "min_games", "drop_worst")))  # fmt: skip
+            list(Season.objects.values_list("name", "starts", "ends", "min_games", "drop_worst")),
+            list(Night.objects.values_list("name", "date", "version")), list(NightLink.objects.values_list("selector")))  # fmt: skip
 
 
 REFUSED_WRITES = [

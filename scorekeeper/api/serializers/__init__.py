@@ -12,6 +12,7 @@ from .games import (
     SeatChangeSerializer,
     StandingSerializer,
 )
+from .nights import LiveNightSerializer, NightDetailSerializer, NightSerializer, night_detail
 from .players import PlayerLinkSerializer, PlayerSerializer
 from .rounds import (
     ConfirmField,
@@ -60,11 +61,14 @@ __all__ = [
     "InviteSerializer",
     "LeaderboardQuerySerializer",
     "LeaderboardRowSerializer",
+    "LiveNightSerializer",
     "MeSerializer",
     "MemberRoleSerializer",
     "MemberSerializer",
     "MyPlayerStatsSerializer",
     "MyStatsSerializer",
+    "NightDetailSerializer",
+    "NightSerializer",
     "PlayerLinkSerializer",
     "PlayerRefSerializer",
     "PlayerSerializer",
@@ -82,6 +86,7 @@ __all__ = [
     "StatsQuerySerializer",
     "UserRefSerializer",
     "entry_data",
+    "night_detail",
     "season_detail",
     "user_ref",
 ]

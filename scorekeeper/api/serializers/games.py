@@ -72,6 +72,13 @@ class GameCreateSerializer(serializers.Serializer):
     casual = serializers.BooleanField(
         default=False, help_text="A friendly game: counted in no leaderboard, rating, record, season or night."
     )
+    night = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=2**53,
+        help_text="A night of the scorebook (a table of it).",
+    )
 
     def game_rules(self) -> GameRules:
         data = self.validated_data
@@ -80,11 +87,16 @@ class GameCreateSerializer(serializers.Serializer):
 
 
 class GameUpdateSerializer(serializers.Serializer):
-    """A new name, and whether the game is casual (a finished one takes back or gives again what it counted)."""
+    """A new name, a night (or none), and whether the game is casual (a finished one takes back or gives
+    again what it counted)."""
 
-    CHANGEABLE = frozenset({"name", "casual"})
+    CHANGEABLE = frozenset({"name", "night", "casual"})
 
     name = TextField(max_length=80, allow_blank=True, required=False)
+    night = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=2**53,
+        help_text="Put the game in a night of its scorebook, or in none (null).",
+    )  # fmt: skip
     casual = serializers.BooleanField(required=False)
 
     def to_internal_value(self, data):
@@ -95,15 +107,19 @@ class GameUpdateSerializer(serializers.Serializer):
                     {
                         field: [
                             _(
-                                "Only the name of a game and whether it is casual can change; its rules and players are fixed."
+                                "Only the name of a game, its night and whether it is casual can change; its rules and players are fixed."
                             )
                         ]
                         for field in fixed
                     }
                 )
-            if not data:
-                raise serializers.ValidationError({"name": [_("Give a new name, or casual: true or false.")]})
         return super().to_internal_value(data)
+
+    def validate(self, data):
+        if not data:
+            # Nothing to change: named as a missing name is (a night or casual may come instead).
+            raise serializers.ValidationError({"name": [self.fields["name"].error_messages["required"]]})
+        return data
 
 
 class PlayerRefSerializer(serializers.Serializer):
@@ -175,13 +191,14 @@ class GameListSerializer(serializers.ModelSerializer):
         help_text="A friendly game: counted in no leaderboard, rating, record, season or night; kept in history "
         "and exports."
     )
+    night = serializers.IntegerField(source="night_id", allow_null=True, help_text="The night it is a table of.")
 
     class Meta:
         model = Game
         fields = [
             "id", "name", "scorebook", "tile_set", "rules", "players", "status", "next_starting_double", "standings",
             "winners", "ended_because", "rounds_planned", "suggested_deal", "shuffles_next", "casual", "created_at",
-            "updated_at", "finished_at",
+            "updated_at", "finished_at", "night",
         ]  # fmt: skip
 
     # Answered on every game read and write, so written out by hand (DRF's field-by-field walk, with
@@ -209,6 +226,7 @@ class GameListSerializer(serializers.ModelSerializer):
             "created_at": WHEN.to_representation(game.created_at),
             "updated_at": WHEN.to_representation(game.updated_at),
             "finished_at": WHEN.to_representation(game.finished_at) if game.finished_at else None,
+            "night": game.night_id,
         }
 
     def _rounds(self, game) -> dict:

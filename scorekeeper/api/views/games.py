@@ -18,6 +18,7 @@ from scorekeeper.http.private import not_modified, unchanged
 from scorekeeper.models import Game
 from scorekeeper.reads import follow, history
 from scorekeeper.selectors import game_to_write
+from scorekeeper.services import nights
 
 from ..idempotency import idempotent
 from ..query import one_value
@@ -85,6 +86,7 @@ class GameList(APIView):
             rules=data.game_rules(),
             name=data.validated_data["name"],
             casual=data.validated_data["casual"],
+            night=data.validated_data.get("night"),
         )
         game = game_with_rounds(request.user, game.pk)
         headers = {"Location": f"{request.path}{game.pk}/", "ETag": game.etag}
@@ -140,15 +142,18 @@ class GameDetail(AnswersNotModified, APIView):
         game = game_to_write(request.user, pk)
         data = GameUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        version = expected_version(request, pk)
+        expected = expected_version(request, pk)
         if "name" in data.validated_data:
             game = services.rename_game(
-                game=game, name=data.validated_data["name"], expected_version=version, by=request.user
+                game=game, name=data.validated_data["name"], expected_version=expected, by=request.user
             )
-            version = None
+            expected = None  # checked
+        if "night" in data.validated_data:
+            game = nights.set_night(game=game, night=data.validated_data["night"], expected_version=expected)
+            expected = None
         if "casual" in data.validated_data:
             services.set_casual(
-                game=game, casual=data.validated_data["casual"], expected_version=version, by=request.user
+                game=game, casual=data.validated_data["casual"], expected_version=expected, by=request.user
             )
         game = game_with_rounds(request.user, pk)
         return Response(GameSerializer(game).data, headers={"ETag": game.etag})
