@@ -172,3 +172,21 @@ def test_a_viewer_cannot_make_a_game_casual_and_an_outsider_does_not_see_it(club
     assert response.status_code == status
     game.refresh_from_db()
     assert game.casual is False
+
+
+def test_a_casual_table_of_a_night_counts_in_no_standings_of_the_night_and_counts_again_when_switched_back(club):
+    from tests.nights import hand_worked_night
+
+    worked = hand_worked_night(club.book, club.users["owner"])
+    viewer, scorer = signed_in(club.users["viewer"]), signed_in(club.users["scorer"])
+
+    def standings():
+        body = viewer.get(f"/api/v1/nights/{worked.night.pk}/").json()
+        return {row["name"]: (row["games"], row["points"]) for row in body["standings"]}
+
+    before = standings()
+    assert patch(scorer, f"/api/v1/games/{worked.tables[0].pk}/", {"casual": True}).status_code == 200
+    without = standings()
+    assert "Ann" not in without and without["Ben"] == (1, 7.5) and without["Eve"] == before["Eve"]
+    assert patch(scorer, f"/api/v1/games/{worked.tables[0].pk}/", {"casual": False}).status_code == 200
+    assert standings() == before
