@@ -379,6 +379,35 @@ class StatsFilterForm(forms.Form):
         return {"tile_set": data.get("tile_set"), "since": period_start(data.get("period") or "all")}
 
 
+class LeaderboardFilterForm(StatsFilterForm):
+    """The leaderboard's order and filters: a set, a season of the scorebook, since a day. A filter
+    that does not parse shows its error beside it and is left out; the others still apply."""
+
+    period = None  # "since a day" says it, with any day
+    season = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label=gettext_lazy("Season"))
+    since = forms.DateField(
+        required=False,
+        label=gettext_lazy("Since"),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+
+    def __init__(self, *args, seasons, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seasons = {season.pk: season for season in seasons}
+        self.fields["season"].choices = [("", _("Any season")), *((season.pk, season.name) for season in seasons)]
+
+    def chosen(self) -> dict:
+        """What was asked and is valid: the order, the set, the season (a Season) and the day."""
+        self.is_valid()
+        data = self.cleaned_data
+        return {
+            "sort": data.get("sort") or None,
+            "tile_set": data.get("tile_set"),
+            "season": self.seasons.get(data.get("season")),
+            "since": data.get("since"),
+        }
+
+
 class SeatChangeForm(forms.Form):
     """One seat change, from the sheet between rounds: who joins (a player of the scorebook, or a new
     name) and where they sit, who leaves, or who takes over whose seat. The services decide whether
