@@ -2,23 +2,17 @@
 apply to every figure and every place, the rating says it is over all games, a player with no game
 under the filters has no place, averages are per round, and players level share a place.
 
-The club's games, hand-worked (the scorebook plays in Mexico City, UTC-6):
-  G1-G3  Jan-Feb 2025, double-6, one round: Ann out, Dot 5, Eve 10       (Ann wins three)
-  G4     10 Apr 2025, double-12, two rounds: Ben out then Cy out;
-         Ben 0+5, Cy 5+0, Dot 15+15, Eve 20+20                          (Ben and Cy share the only double-12 win)
-  G5     20 May 2025 04:00 UTC (19 May in Mexico City), double-6: Ann out, Ben 10
-  Spring: 1 Mar - 31 May 2025 (G4 and G5).
+The club's games are hand-worked in tests.boards.reported_club.
 """
 
-from datetime import UTC, date, datetime
+from datetime import date
 
 import pytest
 
-from scorekeeper.models import Game, Player, Scorebook, Season
+from scorekeeper.models import Player, Scorebook
 from tests.api.conftest import make_players
 from tests.api.test_seasons import signed_in
-from tests.boards import played
-from tests.roles import make_club
+from tests.boards import played, reported_club
 from tests.seasons import make_season
 
 pytestmark = pytest.mark.django_db
@@ -26,28 +20,9 @@ pytestmark = pytest.mark.django_db
 BOARD = "/api/v1/leaderboard/"
 
 
-def at(year, month, day, hour=12) -> datetime:
-    return datetime(year, month, day, hour, tzinfo=UTC)
-
-
 @pytest.fixture
 def club(db):
-    club = make_club()
-    Game.objects.all().delete()
-    Season.objects.all().delete()
-    club.book.time_zone = "America/Mexico_City"
-    club.book.save(update_fields=["time_zone"])
-    ann, ben, cy, dot = club.players
-    eve = Player.objects.create(scorebook=club.book, name="Eve")
-    owner = club.users["owner"]
-    for day in (at(2025, 1, 10), at(2025, 1, 20), at(2025, 2, 10)):
-        played(club.book, owner, [ann, dot, eve], [(0, 5, 10)], finished_at=day)
-    played(club.book, owner, [ben, cy, dot, eve], [(0, 5, 15, 20), (5, 0, 15, 20)], tile_set=12,
-           finished_at=at(2025, 4, 10))  # fmt: skip
-    played(club.book, owner, [ann, ben], [(0, 10)], finished_at=at(2025, 5, 20, hour=4))
-    club.spring = make_season(book=club.book, name="Spring", starts=date(2025, 3, 1), ends=date(2025, 5, 31))
-    club.eve = eve
-    return club
+    return reported_club()
 
 
 def board(club, query="", role="viewer"):

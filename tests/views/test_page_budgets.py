@@ -68,8 +68,13 @@ BUDGETS = {
     # 10 has games, 11 recent games, 12 their seats
     "player": ("/players/{player}/", 12),
     # 3 current scorebook, 4 its players with their ratings and game counts (a subquery of the same
-    # query: the ratings in words), 5 their per-set records, 6 the season holding today, 7 its tallies (its table)
+    # query: the ratings in words), 5 their per-set records, 6 its seasons (the filter's menu, and the
+    # one holding today among them), 7 its tallies (its table)
     "leaderboard": ("/leaderboard/", 7),
+    # Filtered: 3 current scorebook, 4 its seasons (the menu; the season chosen among them), 5 its
+    # players with their ratings and their figures over the games chosen, aggregated from the seats
+    # in the same query (no season table above a filtered board)
+    "leaderboard filtered": ("/leaderboard/?tile_set=12&season={season}&since=2020-01-01&sort=rating", 5),
     # 3 the season with the reader's role and its scorebook, 4 its tallies (its table)
     "season": ("/seasons/{season}/", 4),
     # 3 the scorebook with the reader's role, 4 its seasons, 5 the tallies of the one ended (its champions)
