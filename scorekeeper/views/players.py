@@ -170,7 +170,7 @@ SORT_EXTRAS = {
     "end_on_double_penalties": (gettext_lazy("Out on a double"), attrgetter("end_on_double_penalties")),
     "rounds": (gettext_lazy("Rounds"), attrgetter("rounds")),
     # The number the order compares, which the words of a rating do not show (a "new" player's too).
-    "rating": (gettext_lazy("Rating, all games"), lambda row: number_format(row.rating.ordinal, 1)),
+    "rating": (gettext_lazy("Overall rating"), lambda row: number_format(row.rating.ordinal, 1)),
 }
 
 

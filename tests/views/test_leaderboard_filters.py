@@ -70,9 +70,9 @@ def test_best_rating_with_double_12_ranks_only_double_12_players_shows_the_ratin
     html = response.content.decode()
     scope = re.search(r'<p class="board-scope" id="board-scope">(.*?)</p>', html, re.S)[1]
     assert "Wins, games and averages count only double-12 games." in scope
-    assert "The rating is over all games" in scope and "Ordered by that rating" in scope
-    assert html.count("<dt>Rating, all games</dt>") == 4 and "<dd>4.1</dd>" in html  # Dot's 4.14
-    assert "Not ranked: no game chosen here" in html
+    assert "The rating counts all games" in scope and "The order is by that rating" in scope
+    assert html.count("<dt>Overall rating</dt>") == 4 and "<dd>4.1</dd>" in html  # Dot's 4.14
+    assert "Not ranked: no game under these filters" in html
 
 
 def test_double_12_by_most_wins_puts_the_two_who_shared_the_win_level_first(club):
