@@ -306,16 +306,25 @@ def main():
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 10000])
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--only", nargs="+", choices=NAMES, help="time these paths only (and their baselines)")
+    parser.add_argument(
+        "--seeded",
+        action="store_true",
+        help="the database (BENCH_DB) holds one size's games already, from an earlier run: time them, seed nothing "
+        "(one --sizes value: the size it holds), to compare two versions of the code on the same games",
+    )
     options = parser.parse_args()
 
-    fresh_database()
+    if not options.seeded:
+        fresh_database()
     seeded, results = 0, []
     for size in options.sizes:
         start = time.perf_counter()
-        manage(
-            "seed_demo", "--games", str(size - seeded), "--email", EMAIL, "--players", "8", "--seed", str(size), "-v0"
-        )
-        print(f"seeded {size - seeded} games in {time.perf_counter() - start:.0f} s", flush=True)
+        if not options.seeded:
+            manage(
+                "seed_demo", "--games", str(size - seeded), "--email", EMAIL, "--players", "8", "--seed", str(size),
+                "-v0",
+            )  # fmt: skip
+            print(f"seeded {size - seeded} games in {time.perf_counter() - start:.0f} s", flush=True)
         seeded = size
         # What autovacuum does on a live server between bursts of writes.
         manage("shell", "-v0", "-c", "from django.db import connection; connection.cursor().execute('VACUUM ANALYZE')")
