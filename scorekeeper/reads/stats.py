@@ -105,24 +105,28 @@ def listed(players):
     return players
 
 
-def with_figures(players, *, tile_set: int | None = None, since=None, until=None):
-    """Annotate players with their figures over finished games, aggregated from the seats
-    (one query, one join); any window. The game figures count the games a player was ranked in
+def seat_figures(seats) -> dict[int, dict]:
+    """The figures of `seats` (of counted games) summed per player by the database, one grouped
+    query: {player id: figures}. The game figures count the games a player was ranked in
     (PlayerRecord.GAME_SUMS), the round figures every round they sat in."""
-    done = counted("seats__game", tile_set, since, until)
-    ranked = done & Q(seats__left_after__isnull=True)
-    return players.annotate(
-        game_count=Count("seats", filter=ranked),
-        wins=Count("seats", filter=ranked & Q(seats__is_winner=True)),
-        total_sum=Coalesce(Sum("seats__total", filter=ranked), 0),
-        rounds=Coalesce(Sum("seats__rounds", filter=done), 0),
-        went_out=Coalesce(Sum("seats__went_out", filter=done), 0),
-        double_blank_penalties=Coalesce(Sum("seats__double_blank_penalties", filter=done), 0),
-        end_on_double_penalties=Coalesce(Sum("seats__end_on_double_penalties", filter=done), 0),
-        score_sum=Coalesce(Sum(F("seats__total") - F("seats__opening_total"), filter=done), 0),
-        best_total=Min("seats__total", filter=ranked),
-        worst_total=Max("seats__total", filter=ranked),
+    ranked = Q(left_after__isnull=True)
+    rows = (
+        seats.values("player_id")
+        .annotate(
+            game_count=Count("pk", filter=ranked),
+            wins=Count("pk", filter=ranked & Q(is_winner=True)),
+            total_sum=Coalesce(Sum("total", filter=ranked), 0),
+            rounds=Coalesce(Sum("rounds"), 0),
+            went_out=Coalesce(Sum("went_out"), 0),
+            double_blank_penalties=Coalesce(Sum("double_blank_penalties"), 0),
+            end_on_double_penalties=Coalesce(Sum("end_on_double_penalties"), 0),
+            score_sum=Coalesce(Sum(F("total") - F("opening_total")), 0),
+            best_total=Min("total", filter=ranked),
+            worst_total=Max("total", filter=ranked),
+        )
+        .order_by()
     )
+    return {row.pop("player_id"): row for row in rows}
 
 
 @dataclass
@@ -195,11 +199,18 @@ def figures_from_records(players, *, tile_set: int | None = None) -> list[Figure
 
 
 def figures_from_seats(players, *, tile_set: int | None = None, since=None, until=None) -> list[Figures]:
-    """The same figures over any window, aggregated from the seats (one grouped query)."""
-    rows = with_figures(players, tile_set=tile_set, since=since, until=until)
-    return [
-        Figures(p, *(getattr(p, key) for key in SUMS), best_total=p.best_total, worst_total=p.worst_total) for p in rows
-    ]
+    """The same figures over any window, from the seats: the players (Player instances, or a
+    queryset: one query), then the seats of the games counted summed per player (one grouped query).
+    That query starts from the games of the players' scorebooks finished in the window (their
+    (scorebook, finished_at) index), so it reads the window's seats, not every seat of the players."""
+    people = list(players)
+    seats = Seat.objects.filter(
+        counted("game", tile_set, since, until),
+        game__scorebook_id__in={person.scorebook_id for person in people},
+        player_id__in=[person.pk for person in people],
+    )
+    sums = seat_figures(seats) if people else {}
+    return [Figures(person, **sums.get(person.pk, {})) for person in people]
 
 
 # Columns a leaderboard can be sorted by (the query parameter on the left, the figure on the right).
@@ -261,7 +272,7 @@ def player_figures(player, *, tile_set: int | None = None, since=None) -> Figure
     """One player's figures: all time from the few per-set records (best and worst totals
     included), a period aggregated from the seats."""
     if since is not None:
-        return figures_from_seats(Player.objects.filter(pk=player.pk), tile_set=tile_set, since=since)[0]
+        return figures_from_seats([player], tile_set=tile_set, since=since)[0]
     return figures_from_records([player], tile_set=tile_set)[0]
 
 

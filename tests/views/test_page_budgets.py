@@ -72,9 +72,9 @@ BUDGETS = {
     # one holding today among them), 7 its tallies (its table)
     "leaderboard": ("/leaderboard/", 7),
     # Filtered: 3 current scorebook, 4 its seasons (the menu; the season chosen among them), 5 its
-    # players with their ratings and their figures over the games chosen, aggregated from the seats
-    # in the same query (no season table above a filtered board)
-    "leaderboard filtered": ("/leaderboard/?tile_set=12&season={season}&since=2020-01-01&sort=rating", 5),
+    # players with their ratings, 6 their figures over the games chosen, summed from the seats of the
+    # games in the window (no season table above a filtered board)
+    "leaderboard filtered": ("/leaderboard/?tile_set=12&season={season}&since=2020-01-01&sort=rating", 6),
     # 3 the season with the reader's role and its scorebook, 4 its tallies (its table)
     "season": ("/seasons/{season}/", 4),
     # 3 the scorebook with the reader's role, 4 its seasons, 5 the tallies of the one ended (its champions)
