@@ -150,6 +150,7 @@ def _count_finished(game: Game, sign: int) -> None:
     seats = list(game.seats.all())
     add_to_records(game.tile_set, [figures_of(seat) for seat in seats], sign=sign)
     update_extremes(game.tile_set, [seat.player_id for seat in seats])
+    seasons.hold(game.scorebook_id)
     seasons.tally(
         scorebook_id=game.scorebook_id, finished_at=game.finished_at, rows=seasons.tally_rows(seats), sign=sign
     )

@@ -126,6 +126,15 @@ def tally_rows(seats) -> list[tuple[int, int, int, int, int]]:
     ]
 
 
+def hold(scorebook_id: int) -> None:
+    """Before a finished game's tallies change: wait for a season write of its scorebook that is under
+    way (it holds the row FOR UPDATE), so the tally sees the season it commits, or the season's rebuild
+    sees this game; without it a season made while a game finishes could miss the game. FOR NO KEY
+    UPDATE, as the ratings take the row next, in the one order (a game, then its scorebook's row), so
+    finishing games never wait for a new game or player of the scorebook."""
+    Scorebook.objects.select_for_update(no_key=True).filter(pk=scorebook_id).values_list("pk").first()
+
+
 def tally(*, scorebook_id: int, finished_at, rows, sign: int) -> None:
     """Add (+1) or take back (-1) a finished game's `rows` (tally_rows) in the tallies of its
     scorebook's season whose days hold `finished_at`: one statement, which does nothing when no

@@ -133,6 +133,7 @@ def save_state(
     # Its season's tallies: what the game gave is taken back, what it gives now is added.
     tally_after = seasons.tally_rows(seats) if state.finished else []
     if (finished_before, tally_before) != (game.finished_at if state.finished else None, tally_after):
+        seasons.hold(game.scorebook_id)
         seasons.tally(scorebook_id=game.scorebook_id, finished_at=finished_before, rows=tally_before, sign=-1)
         seasons.tally(scorebook_id=game.scorebook_id, finished_at=game.finished_at, rows=tally_after, sign=+1)
     if was_finished or state.finished:  # after the game row: the finished games are the ones now saved

@@ -30,7 +30,7 @@ KEPT = """async (path) => {
 
 def wait_until_kept(page, *paths):
     for path in paths:
-        for _ in range(40):
+        for _ in range(120):  # 30 s, as the worker's install above
             if page.evaluate(KEPT, path):
                 break
             page.wait_for_timeout(250)
@@ -53,7 +53,9 @@ def sheet_kept(page, user, game):
         page.context.on(event, listener)
     log_in(page, user.email)
     page.goto(f"/games/{game.pk}/")
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    # The worker installs first, fetching every asset it keeps: on a busy machine (two CI lanes) that
+    # took over the page's 10 s, so the install has the 30 s the deploy's smoke test gives it.
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30_000)
     # Once in control, the worker is asked to keep this sheet, its round entry and its seat changes.
     wait_until_kept(page, *game_pages)
     # The worker fetches both pages again: an answer still on its way would renew the CSRF cookie

@@ -62,8 +62,7 @@ def test_every_module_app_js_imports_is_served_by_its_hashed_name_and_kept_by_th
 def test_each_page_script_is_short_and_imports_only_its_neighbours():
     for path in SCRIPTS.glob("*.js"):
         source = path.read_text(encoding="utf-8")
-        if path.name != "offline.js":  # the offline glue, kept whole
-            assert source.count("\n") <= 300, path.name
+        assert source.count("\n") <= 300, path.name
         for name in IMPORT.findall(source):
             assert re.fullmatch(r"\./[\w-]+\.js", name) and (SCRIPTS / name).is_file(), (path.name, name)
 
