@@ -142,7 +142,7 @@ def filter_words(chosen: dict) -> list[str]:
     """The filters chosen, in words (the page says what its figures count): set, season, day."""
     words = []
     if chosen["tile_set"] is not None:
-        words.append(_("double-{n} games").format(n=chosen["tile_set"]))
+        words.append(_("double-{n}").format(n=chosen["tile_set"]))
     if chosen["season"] is not None:
         words.append(_("the season {name}").format(name=chosen["season"].name))
     if chosen["since"] is not None:

@@ -75,7 +75,7 @@ def test_best_rating_with_double_12_on_a_phone_ranks_only_double_12_players_and_
     cards = phone.locator("#leaderboard li.board-card")
     expect(cards).to_have_count(4)
     expect(phone.locator("#board-apart a")).to_have_text([NAMES[0]])  # no double-12 game: no place
-    expect(phone.locator("#board-scope")).to_contain_text("count only double-12 games")
+    expect(phone.locator("#board-scope")).to_contain_text("count only the games chosen here: double-12.")
     expect(phone.locator("#board-scope")).to_contain_text("The rating counts all games")
     expect(cards.first.locator(".board-figures dt")).to_have_text(["Wins", "Games", "Per round", "Overall rating"])
     expect(phone.locator("#season-now-title")).to_have_count(0)  # a filtered board stands alone

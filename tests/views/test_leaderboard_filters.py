@@ -69,7 +69,7 @@ def test_best_rating_with_double_12_ranks_only_double_12_players_shows_the_ratin
     assert board(response) == ([("Dot", "1"), ("Cy", "2"), ("Ben", "3"), ("Eve", "4")], ["Ann"])
     html = response.content.decode()
     scope = re.search(r'<p class="board-scope" id="board-scope">(.*?)</p>', html, re.S)[1]
-    assert "Wins, games and averages count only double-12 games." in scope
+    assert "Wins, games and averages count only the games chosen here: double-12." in scope
     assert "The rating counts all games" in scope and "The order is by that rating" in scope
     assert html.count("<dt>Overall rating</dt>") == 4 and "<dd>4.1</dd>" in html  # Dot's 4.14
     assert "Not ranked: no game under these filters" in html
@@ -84,10 +84,10 @@ def test_double_12_by_most_wins_puts_the_two_who_shared_the_win_level_first(club
 def test_a_season_and_a_day_filter_every_figure(club):
     spring = page(club.users["viewer"], f"season={club.spring.pk}")
     assert board(spring) == ([("Ann", "1"), ("Cy", "2"), ("Ben", "3"), ("Dot", "4"), ("Eve", "5")], [])
-    assert "count only the season Spring." in spring.content.decode()
+    assert "the games chosen here: the season Spring." in spring.content.decode()
     since = page(club.users["viewer"], "since=2025-05-19")  # G5 ended on 19 May in Mexico City
     assert board(since) == ([("Ann", "1"), ("Ben", "2")], ["Cy", "Dot", "Eve"])
-    assert "count only since May 19, 2025." in since.content.decode()
+    assert "the games chosen here: since May 19, 2025." in since.content.decode()
     assert board(page(club.users["viewer"], "since=2025-05-20")) == ([], ["Ann", "Ben", "Cy", "Dot", "Eve"])
 
 
