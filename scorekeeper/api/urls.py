@@ -2,7 +2,7 @@ from django.urls import path
 
 from scorekeeper import converters  # noqa: F401 - registers <id:...>
 
-from .views import games, live, players, reports, rounds, scorebooks, seasons, seats, transfer
+from .views import games, live, players, reports, rounds, scorebooks, seasons, seats, story, transfer
 
 app_name = "api"
 
@@ -25,6 +25,7 @@ urlpatterns = [
     path("games/<id:pk>/history/", games.GameHistory.as_view(), name="game-history"),
     path("export/", transfer.Export.as_view(), name="export"),
     path("import/", transfer.Import.as_view(), name="import"),
+    path("odds/", story.Odds.as_view(), name="odds"),
     path("leaderboard/", reports.Leaderboard.as_view(), name="leaderboard"),
     path("me/", reports.Me.as_view(), name="me"),
     path("me/stats/", reports.MyStats.as_view(), name="me-stats"),

@@ -11,7 +11,7 @@ kept entries that forgets (caches.kept explains how an entry earns trust).
 | a member joined, removed, left, given another role     | every game of the scorebook, as above      |
 | a scorebook renamed or deleted                         | every game of the scorebook, as above      |
 | an import                                              | every game of the scorebook, as above      |
-| a ratings replay                                       | every game of the scorebook, as above      |
+| a ratings replay (its games' rating moves, new versions)| the replayed games' stamps, answers, pages |
 | a sign-out                                             | the session's stamp                        |
 | a new password, an account switched off or deleted     | the account's stamp (every session of it)  |
 | a new player, scorebook, invite (nothing shown yet)    | nothing                                    |

@@ -260,6 +260,11 @@ class Seat(models.Model):
     joined_after = models.PositiveSmallIntegerField(null=True, blank=True)
     left_after = models.PositiveSmallIntegerField(null=True, blank=True)
     replaced = models.ForeignKey(Player, null=True, blank=True, on_delete=models.RESTRICT, related_name="+")
+    # rules.story.deficits: how far behind the leader the seat was at its worst after a round it sat
+    # in, and after which round (the latest when it was that far behind more than once); 0 and empty
+    # when never behind. A win's `deficit` is its comeback (reads.story.comeback).
+    deficit = models.PositiveSmallIntegerField(default=0)
+    deficit_after = models.PositiveSmallIntegerField(null=True, blank=True)
 
     objects = SeatQuerySet.as_manager()
 

@@ -109,6 +109,10 @@ class RatingStep(models.Model):
     finished_at = models.DateTimeField()
     mu = models.FloatField()
     sigma = models.FloatField()
+    # The rating going into the game (rules.rating.START for a first game), saved with the step by the
+    # replay that works it out: a game's rating move is read from its steps, never worked out again.
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "player"], name="rating_step_unique_per_game")]
@@ -123,3 +127,7 @@ class RatingStep(models.Model):
     @property
     def ordinal(self) -> float:
         return ordinal(self.mu, self.sigma)
+
+    @property
+    def ordinal_before(self) -> float:
+        return ordinal(self.mu_before, self.sigma_before)

@@ -26,7 +26,6 @@ from ..models import (
 )
 from ..rules import seating, snapshot
 from ..rules.game import GameRules, SequenceConflict, place_round, seating_problems
-from ..rules.places import place_points
 from ..rules.rounds import EntryInput, InvalidRound, ScoredRound, score_round
 from ..rules.rounds import Seat as SeatRule
 from ..rules.scoring import GameState, stop_problem
@@ -37,7 +36,7 @@ from .common import as_saved
 from .games import table_of
 from .records import add_detail, detail_of, figures_of, update_extremes, upsert_adding
 from .seats import MADE
-from .state import SEAT_COLUMNS, WRITTEN_COLUMNS, derive_state, round_results
+from .state import SEAT_COLUMNS, WRITTEN_COLUMNS, derive_state, round_results, story_columns
 
 
 def import_game(
@@ -242,10 +241,11 @@ def save_imports(*, by, scorebook: Scorebook, games: Sequence[CheckedGame]) -> l
     )
     seats_of = {
         row.pk: [
-            Seat(game=row, player=found[pk], position=derived.seat, place_points=earned,
-                 **{column: getattr(derived, figure) for column, figure in SEAT_COLUMNS.items()})
-            for (pk, _name), derived, earned in zip(
-                game.seats, game.state.seats, finished_points(game.state), strict=True
+            Seat(game=row, player=found[pk], position=derived.seat,
+                 **{column: getattr(derived, figure) for column, figure in SEAT_COLUMNS.items()},
+                 **dict(zip(WRITTEN_COLUMNS[len(SEAT_COLUMNS):], worked_out, strict=True)))
+            for (pk, _name), derived, worked_out in zip(
+                game.seats, game.state.seats, story_columns(game.state), strict=True
             )
         ]
         for row, game in zip(made, games, strict=True)
@@ -356,13 +356,6 @@ def _insert(model, names: Sequence[str], rows: list[tuple], *, returning: bool =
             if returning:
                 ids += [row[0] for row in cursor.fetchall()]
     return ids
-
-
-def finished_points(state: GameState) -> list[int | None]:
-    """The seats' place points once the game is finished (save_state's), none before."""
-    if not state.finished:
-        return [None] * len(state.seats)
-    return list(place_points([seat.rank for seat in state.seats]))
 
 
 def _add_imports_to_records(made: list[Game], games: Sequence[CheckedGame], seats_of: dict) -> None:

@@ -21,7 +21,7 @@ from django.utils.module_loading import import_string
 
 from ..caches.rule import announce
 from ..models import Game, Player, RatingStep, Scorebook, Seat
-from ..rules.rating import Rating, replay
+from ..rules.rating import START, Rating, replay
 
 logger = logging.getLogger(__name__)
 _local = threading.local()
@@ -106,7 +106,31 @@ def _apply(scorebook_id: int, point: Point, players: set[int], *, limit: int | N
     if limit is not None and len(games) > limit:
         _hand_over(scorebook_id, point)
         return
+    # The game at the point is being written by the caller (its version moves on with it); the later
+    # games' rating moves change under them, so their versions move on too (_moved). Their rows are
+    # taken only if free: this request holds the scorebook's row, and a request writing one of them
+    # holds that game and waits for the scorebook's row, so waiting here would be a deadlock. A later
+    # game busy: the replay is the task's, which takes the games before the scorebook's row.
+    later = [game.pk for game in games if game.pk != point.game]
+    if later and not _taken_if_free(later):
+        _hand_over(scorebook_id, point)
+        return
     _write(scorebook_id, point, *_replay(scorebook_id, point, players, games))
+    _moved(later)
+
+
+def _taken_if_free(games: list[int]) -> bool:
+    """Lock the games' rows (FOR NO KEY UPDATE) without waiting: whether every one was free."""
+    taken = Game.objects.filter(pk__in=games).select_for_update(no_key=True, skip_locked=True)
+    return len(list(taken.values_list("pk", flat=True))) == len(games)
+
+
+def _moved(games: list[int]) -> None:
+    """Games whose rating moves (their steps) were written again by a replay: a game's answer shows
+    them (`rating_changes`), so their versions move on and what was kept of them is forgotten."""
+    if games:
+        Game.objects.filter(pk__in=games).update(version=F("version") + 1)
+        announce("ratings replayed", games=games)
 
 
 def _pending(scorebook_id: int, *, lock: bool = False) -> Pending | None:
@@ -162,7 +186,8 @@ def catch_up(scorebook_id: int) -> bool:
     # players among them, when it was rated before), and everyone seated in a game replayed.
     rated = RatingStep.objects.filter(Q(scorebook_id=scorebook_id) & _at_or_after(point))
     players = set(rated.values_list("player_id", flat=True).distinct())
-    replayed = _replay(scorebook_id, point, players, list(_rated_games(scorebook_id, point)))
+    games = list(_rated_games(scorebook_id, point))
+    replayed = _replay(scorebook_id, point, players, games)
     with transaction.atomic():
         # Locks in the order a request takes them, its game before the scorebook's row: first the
         # games the steps point at (a request holding one waits for nothing of ours; a second task
@@ -176,7 +201,8 @@ def catch_up(scorebook_id: int) -> bool:
             transaction.set_rollback(True)
             return False
         Scorebook.objects.filter(pk=scorebook_id).update(ratings_pending_at=None, ratings_pending_game=None)
-        announce("ratings replayed")  # no kept entry shows a rating (caches.rule)
+        # Every replayed game's rating moves were shown as updating (null) or as they were: new versions.
+        _moved([game.pk for game in games]) if games else announce("ratings replayed")
     return True
 
 
@@ -228,12 +254,14 @@ def _replay(
     current = dict(start)
     steps = []
     for game, rated in zip(games, replay(ranks, start, shares), strict=True):
-        current.update(rated)
+        # Each step keeps the rating going in beside the one coming out: the game's rating move.
         steps += [
             RatingStep(game_id=game.pk, player_id=player, scorebook_id=scorebook_id, finished_at=game.finished_at,
-                       mu=rating.mu, sigma=rating.sigma)
+                       mu=rating.mu, sigma=rating.sigma, mu_before=current.get(player, START).mu,
+                       sigma_before=current.get(player, START).sigma)
             for player, rating in rated.items()
         ]  # fmt: skip
+        current.update(rated)
     return steps, players, current
 
 
@@ -271,6 +299,9 @@ def _write_current(players: set[int], current: dict[int, Rating]) -> None:
 @transaction.atomic
 def rebuild(scorebook_id: int) -> None:
     """Every step of the scorebook, from its first finished game (a pending replay included)."""
+    # Its games first, then the scorebook's row: the order a request takes them (see _apply).
+    rated = Game.objects.filter(scorebook_id=scorebook_id, status=Game.Status.FINISHED, deleted_at__isnull=True)
+    list(rated.select_for_update(no_key=True).values_list("pk", flat=True))
     if _pending(scorebook_id, lock=True) is None:
         return
     RatingStep.objects.filter(scorebook_id=scorebook_id).delete()
@@ -281,7 +312,10 @@ def rebuild(scorebook_id: int) -> None:
         .order_by("finished_at", "pk")
         .first()
     )
-    announce("ratings replayed")  # no kept entry shows a rating (caches.rule)
-    if first is not None:
+    if first is None:
+        announce("ratings replayed")  # nothing rated: nothing shown changes (caches.rule)
+    else:
         point = Point(first.finished_at, first.pk)
-        _write(scorebook_id, point, *_replay(scorebook_id, point, set(), list(_rated_games(scorebook_id, point))))
+        games = list(_rated_games(scorebook_id, point))
+        _write(scorebook_id, point, *_replay(scorebook_id, point, set(), games))
+        _moved([game.pk for game in games])

@@ -12,6 +12,7 @@ from ..rules.game import GameRules
 from ..rules.places import place_points
 from ..rules.scoring import GameState, RoundResult, derive
 from ..rules.seating import SeatChange
+from ..rules.story import deficits
 from . import ratings, seasons
 from .records import SEAT_SUMMARY, add_detail, add_to_records, detail_of, figures_of, update_extremes
 
@@ -51,8 +52,16 @@ SEAT_COLUMNS = {name: name for name in SEAT_SUMMARY} | {
     "left_after": "left_after",
     "replaced_id": "replaced",
 }
-# And the seat's place points (rules.places), worked out from the ranks of the whole table.
-WRITTEN_COLUMNS = [*SEAT_COLUMNS, "place_points"]
+# And what is worked out from the whole table: the seat's place points (rules.places) and its worst
+# deficit and the round of it (rules.story.deficits), in the order story_columns gives them.
+WRITTEN_COLUMNS = [*SEAT_COLUMNS, "place_points", "deficit", "deficit_after"]
+
+
+def story_columns(state: GameState) -> list[tuple]:
+    """Per seat (seat order), the written columns after SEAT_COLUMNS: the place points once the game
+    is finished (what a season counts; none while it goes on), the worst deficit and its round."""
+    points = place_points([seat.rank for seat in state.seats]) if state.finished else [None] * len(state.seats)
+    return [(earned, worst.behind, worst.after) for earned, worst in zip(points, deficits(state), strict=True)]
 
 
 def derive_state(
@@ -98,10 +107,8 @@ def save_state(
     ranks_before = [seat.rank for seat in seats]
     tally_before = seasons.tally_rows(seats) if was_finished else []
     changed = []
-    # Place points are what a finished game gives (a season counts them): none while it goes on.
-    points = place_points([derived.rank for derived in state.seats]) if state.finished else [None] * len(seats)
-    for seat, derived, earned in zip(seats, state.seats, points, strict=True):
-        figures = [*(getattr(derived, name) for name in SEAT_COLUMNS.values()), earned]
+    for seat, derived, worked_out in zip(seats, state.seats, story_columns(state), strict=True):
+        figures = [*(getattr(derived, name) for name in SEAT_COLUMNS.values()), *worked_out]
         if figures != [getattr(seat, column) for column in WRITTEN_COLUMNS]:
             for column, value in zip(WRITTEN_COLUMNS, figures, strict=True):
                 setattr(seat, column, value)

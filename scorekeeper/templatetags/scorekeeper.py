@@ -28,6 +28,12 @@ def breakable(name: str) -> str:
 
 
 @register.filter
+def move_of(moves: dict, player):
+    """A player's rating move on the game-over card (reads.story.card_moves), if they have one."""
+    return moves.get(player)
+
+
+@register.filter
 def percent(rate) -> str:
     """A rate the stats worked out (0 to 1) as a whole percentage: 0.4167 -> "42%"."""
     return "\u2013" if rate is None else gettext("{value}%").format(value=round(rate * 100))

@@ -10,13 +10,17 @@ from django.utils.translation import gettext as _
 
 from .. import selectors, services
 from ..models import Scorebook
+from ..reads import stats
 from ..reads.sheet import build_sheet
 
 
 def sheet_for(user, pk, *, write=False, rows=True):
     """A game's sheet for a member (404 for anyone else); `write`: 403 for a viewer; `rows`: False
     for a page that shows none (the round form), which then reads the game and its seats only."""
-    game = get_object_or_404(selectors.games_for(user, role=True), pk=pk)
+    # Whether the scorebook's ratings are being updated, read with the game: a finished game's card
+    # shows the rating moves (reads.story.card_moves).
+    games = selectors.games_for(user, role=True).annotate(ratings_updating=stats.ratings_updating())
+    game = get_object_or_404(games, pk=pk)
     if write:
         services.require_scorer(game.role)
     if not rows:

@@ -19,7 +19,7 @@ from ..converters import parse_id
 from ..forms import PRESETS, NewGameForm, PlayerForm, RenameGameForm, form_values
 from ..http.private import not_modified, unchanged
 from ..models import TRASH_DAYS, Game, LiveLink, member_of
-from ..reads import charts, follow
+from ..reads import charts, follow, story
 from ..reads import history as changes
 from ..rules.deal import suggested_deal
 from ..rules.game import DEFAULT_PENALTY, MAX_PLAYERS, MIN_PLAYERS, GameRules
@@ -142,8 +142,11 @@ def _sheet_parts(user, sheet) -> dict:
     """What the sheet page shows of the game and redraws as it changes (game_sheet)."""
     history = changes.of_game(sheet.game)
     corrections = changes.last_corrections(history)
+    moves = story.card_moves(sheet.game, sheet.state)
     return {
         "sheet": sheet,
+        "rating_moves": moves or {},
+        "moves_later": moves is None,  # the ratings are being updated
         "corrections": [corrections[number] for number in sorted(corrections)],
         "chart": charts.running_totals(sheet),
         "follow": follow.of_sheet(sheet, user, history),

@@ -14,7 +14,8 @@ from django.views.decorators.http import require_POST
 from .. import selectors, services
 from ..forms import LeaderboardFilterForm, PlayerForm, StatsFilterForm
 from ..models import Player
-from ..reads import charts, seasons, stats
+from ..reads import charts, seasons, stats, story
+from ..rules.story import RIVAL_GAMES
 from ..selectors import games_for
 from ..templatetags.scorekeeper import percent
 from .common import safe_next, writable_current
@@ -84,6 +85,8 @@ def player(request, pk):
         "figures": stats.player_figures(person, **options),
         "by_double": stats.by_starting_double(person, **options),
         "head_to_head": stats.head_to_head(person, **options),
+        "story": story.player_story(person, **options),
+        "rival_games": RIVAL_GAMES,
         "chart": charts.game_totals(person.name, stats.game_totals(person)),
         "rating_chart": charts.ratings(person.name, stats.rating_steps(person)),
         "games": games_for(request.user, role=True).filter(seats__player=person).order_by("-created_at")[:10],

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 def owned(app):
     game = start_game(app)
     app.post(f"/api/v1/games/{game['id']}/rounds/", round_body(game, 6, 3, 4))
-    return {"game": game["id"], "player": game["players"][0]["id"]}
+    return {"game": game["id"], "player": game["players"][0]["id"], "players": [p["id"] for p in game["players"]]}
 
 
 def readable_routes():
@@ -40,10 +40,13 @@ KWARGS = {
     "season-detail": lambda o: {"pk": o["season"]},
 }
 PUBLIC = {"live"}  # the live view needs no credentials (its token is the credential)
+# The routes whose questions are in the query string.
+QUERIES = {"odds": lambda o: f"?players={','.join(map(str, o['players']))}&scorebook={o['scorebook']}"}
 
 
 def url_of(name, owned):
-    return reverse(f"api:{name}", kwargs=KWARGS.get(name, lambda o: {})(owned))
+    query = QUERIES[name](owned) if name in QUERIES and "scorebook" in owned else ""
+    return reverse(f"api:{name}", kwargs=KWARGS.get(name, lambda o: {})(owned)) + query
 
 
 @pytest.fixture

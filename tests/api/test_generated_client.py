@@ -126,6 +126,7 @@ def evening(sk, auth, transport):
         v1_live_retrieve,
         v1_me_retrieve,
         v1_me_stats_retrieve,
+        v1_odds_retrieve,
         v1_players_create,
         v1_players_destroy,
         v1_players_list,
@@ -229,6 +230,7 @@ def evening(sk, auth, transport):
     assert restored.status_code == again.status_code == 201 and again.parsed.number == restored.parsed.number == 7
     finished = v1_games_retrieve.sync(game.id, client=ann)
     assert finished.status == m.StatusEnum.FINISHED and finished.winners == [ids[0]]
+    assert finished.rating_changes[0].player == ids[0] and finished.rating_changes[0].before.mu == 25
     assert v1_games_list.sync(client=ann).results[0].standings[0].player == ids[0]
     history = v1_games_history_list.sync(game.id, client=ann)
     assert history.results[0].action == m.ActionEnum.ROUND_RESTORED
@@ -269,10 +271,13 @@ def evening(sk, auth, transport):
     assert board.results[0].player.name == "Ann" and board.results[0].wins == 1
     stats = v1_players_stats_retrieve.sync(ids[0], client=ann)
     assert stats.games == 1 and stats.rating.mu > 25
+    assert stats.streak.current == 1 and stats.nemesis is None and stats.comeback is None
     assert v1_me_stats_retrieve.sync(client=ann).total.wins == 1
 
     # A season of Ann's own scorebook around today: the Friday game is in its table.
     mine = v1_scorebooks_list.sync(client=ann).results[0].id
+    odds = v1_odds_retrieve.sync(client=ann, players=",".join(map(str, ids)), scorebook=mine)
+    assert [row.player for row in odds.players] == ids and odds.players[0].win_chance > 1 / 3
     today = timezone.localdate()
     week = m.SeasonRequest(name="This week", starts=today - timedelta(days=3), ends=today + timedelta(days=3))
     season = v1_scorebooks_seasons_create.sync_detailed(mine, client=ann, body=week, idempotency_key="week")

@@ -29,11 +29,12 @@ def build(app, players, rounds, games=1):
 def test_game_detail_runs_a_fixed_number_of_queries(app, django_assert_num_queries, players, rounds):
     (game,) = build(app, players, rounds)
     cache.clear()  # the game's answer is built, not read from the cache
-    # 1 the token's session, 2 its user with the game's version, 3 game, 4 seats + players,
-    # 5 rounds, 6 entries
+    # 1 the token's session, 2 its user with the game's version, 3 game (with whether its scorebook's
+    # ratings are being updated), 4 seats + players, 5 rounds, 6 entries. A game going on has no rating
+    # moves to read; a finished one reads its rating steps, one query more (tests/api/test_story.py).
     with django_assert_num_queries(6):
         response = app.get(f"/api/v1/games/{game['id']}/")
-    assert len(response.json()["rounds"]) == rounds
+    assert len(response.json()["rounds"]) == rounds and response.json()["rating_changes"] == []
     # Again at the same version: the answer every member shares comes from the cache. 1 the
     # token's session (none with sessions in Redis), 2 its user with the game's version
     with django_assert_num_queries(2):

@@ -59,6 +59,8 @@ MATRIX = {
     ("export", "get"): (NONE, "?scorebook={book}", None, expect(200, 200, 200, 404)),
     ("import", "post"): (NONE, "?scorebook={book}", lambda c: EMPTY_EXPORT, expect(200, 200, 403, 404)),
     ("leaderboard", "get"): (NONE, "?scorebook={book}", None, expect(200, 200, 200, 404)),
+    # An outsider asking about a scorebook of others learns nothing: the 400 of one that is not there.
+    ("odds", "get"): (NONE, "?scorebook={book}&players={players}", None, expect(200, 200, 200, 400)),
     ("me", "get"): (NONE, "", None, expect(200, 200, 200, 200)),
     ("me-stats", "get"): (NONE, "", None, expect(200, 200, 200, 200)),
     ("scorebook-list", "get"): (NONE, "", None, expect(200, 200, 200, 200)),
@@ -110,7 +112,8 @@ def call(club, role, route, method):
     client = Client()
     if role != "anonymous":
         client.force_login(club.users[role])
-    url = reverse(f"api:{route}", kwargs=kwargs(club)) + query.format(book=club.book.pk)
+    players = ",".join(str(player.pk) for player in club.players[:3])
+    url = reverse(f"api:{route}", kwargs=kwargs(club)) + query.format(book=club.book.pk, players=players)
     if body is None:
         return getattr(client, method)(url)
     return getattr(client, method)(url, data=body(club), content_type="application/json")

@@ -11,7 +11,7 @@ from rest_framework import serializers
 from scorekeeper.api.serializers import LeaderboardRowSerializer, PlayerStatsSerializer
 from scorekeeper.demo import seed_games
 from scorekeeper.models import Player
-from scorekeeper.reads import stats
+from scorekeeper.reads import stats, story
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -44,6 +44,8 @@ def test_player_stats_written_by_hand_equal_the_declared_fields(seeded, since):
         figures = stats.player_figures(player, since=since)
         figures.by_starting_double = stats.by_starting_double(player, since=since)
         figures.head_to_head = stats.head_to_head(player, since=since)
+        for key, value in story.player_story(player, since=since).items():
+            setattr(figures, key, value)
         by_hand = PlayerStatsSerializer(figures).data
         assert by_hand == by_declared_fields(PlayerStatsSerializer, figures)
         assert set(by_hand) == set(PlayerStatsSerializer().fields)

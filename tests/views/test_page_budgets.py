@@ -64,9 +64,10 @@ BUDGETS = {
     "players": ("/players/", 4),
     # 3 player with role, 4 the ratings and game counts of the scorebook's players (the rating in
     # words compares the player with them), 5 per-set records (best and worst totals included),
-    # 6 per-double records, 7 head-to-head records, 8 recent totals (chart), 9 rating steps (chart),
-    # 10 has games, 11 recent games, 12 their seats
-    "player": ("/players/{player}/", 12),
+    # 6 per-double records, 7 head-to-head records, 8 nemesis and victim (one grouped self-join of the
+    # ranked seats), 9 winning streaks (window functions), 10 the best comeback (the saved deficits),
+    # 11 recent totals (chart), 12 rating steps (chart), 13 has games, 14 recent games, 15 their seats
+    "player": ("/players/{player}/", 15),
     # 3 current scorebook, 4 its players with their ratings and game counts (a subquery of the same
     # query: the ratings in words), 5 their per-set records, 6 its seasons (the filter's menu, and the
     # one holding today among them), 7 its tallies (its table)

@@ -4,6 +4,7 @@ from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from scorekeeper.models import TILE_SET_CHOICES, Game
+from scorekeeper.reads import story
 from scorekeeper.rules.deal import suggested_deal
 from scorekeeper.rules.game import (
     DEFAULT_PENALTY,
@@ -109,6 +110,18 @@ class GamePlayerSerializer(PlayerRefSerializer):
     replaced = serializers.IntegerField(allow_null=True, help_text="The player whose seat they took over.")
     seated = serializers.BooleanField(help_text="Seated for the next round.")
     rounds_played = serializers.IntegerField()
+
+
+class RatingSerializer(serializers.Serializer):
+    mu = serializers.FloatField(help_text="OpenSkill's best guess of the player's skill (25 before any game)")
+    sigma = serializers.FloatField(help_text="how unsure that guess is (25/3 before any game; shrinks with play)")
+    ordinal = serializers.FloatField(help_text="mu - 3 sigma: the rating the leaderboard sorts by")
+
+
+class RatingChangeSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    before = RatingSerializer(help_text="The player's rating going into the game.")
+    after = RatingSerializer(help_text="Their rating after it.")
 
 
 class StandingSerializer(serializers.Serializer):
@@ -227,15 +240,26 @@ class GameListSerializer(serializers.ModelSerializer):
 
 
 class GameSerializer(GameListSerializer):
-    """One game with its rounds. Needs rounds and their entries prefetched."""
+    """One game with its rounds. Needs rounds and their entries prefetched; reads the rating moves of
+    a finished game (one query, reads.story.rating_changes)."""
 
     rounds = RoundSerializer(many=True)
+    rating_changes = serializers.SerializerMethodField(
+        help_text="Each rated player's rating before and after the game, in standings order: empty for a game "
+        "not finished or not rated, null while the scorebook's ratings are being updated."
+    )
 
     class Meta(GameListSerializer.Meta):
-        fields = [*GameListSerializer.Meta.fields[:7], "rounds", *GameListSerializer.Meta.fields[7:]]
+        fields = [*GameListSerializer.Meta.fields[:7], "rounds", *GameListSerializer.Meta.fields[7:], "rating_changes"]
+
+    def to_representation(self, game):
+        return super().to_representation(game) | {"rating_changes": self.get_rating_changes(game)}
 
     def _rounds(self, game) -> dict:
         return {"rounds": [round_data(round_) for round_ in game.rounds.all()]}
+
+    def get_rating_changes(self, game) -> RatingChangeSerializer(many=True, allow_null=True):
+        return story.rating_changes(game, game_state(game).state)
 
 
 class SeatChangeSerializer(serializers.Serializer):

@@ -4,7 +4,8 @@ from rest_framework import serializers
 
 from scorekeeper.models import TILE_SET_CHOICES
 
-from .games import PlayerRefSerializer
+from .games import PlayerRefSerializer, RatingSerializer
+from .story import ComebackSerializer, RivalSerializer, StreakSerializer
 
 
 class StatsQuerySerializer(serializers.Serializer):
@@ -38,12 +39,6 @@ class FiguresSerializer(serializers.Serializer):
     went_out = serializers.IntegerField()
     double_blank_penalties = serializers.IntegerField()
     end_on_double_penalties = serializers.IntegerField()
-
-
-class RatingSerializer(serializers.Serializer):
-    mu = serializers.FloatField(help_text="OpenSkill's best guess of the player's skill (25 before any game)")
-    sigma = serializers.FloatField(help_text="how unsure that guess is (25/3 before any game; shrinks with play)")
-    ordinal = serializers.FloatField(help_text="mu - 3 sigma: the rating the leaderboard sorts by")
 
 
 class RatedFiguresSerializer(FiguresSerializer):
@@ -126,12 +121,25 @@ class HeadToHeadSerializer(serializers.Serializer):
         return {"id": row["opponent"], "name": row["opponent_name"]}
 
 
+# What reads.story.player_story adds to a player's figures (the view sets them on the figures).
+STORY = ("nemesis", "victim", "streak", "comeback")
+
+
 class PlayerStatsSerializer(RatedFiguresSerializer):
     went_out_rate = serializers.FloatField()
     best_total = serializers.IntegerField(allow_null=True)
     worst_total = serializers.IntegerField(allow_null=True)
     by_starting_double = ByDoubleSerializer(many=True)
     head_to_head = HeadToHeadSerializer(many=True)
+    nemesis = RivalSerializer(
+        allow_null=True,
+        help_text="The opponent who most often finished ahead of the player (3 games together at least).",
+    )
+    victim = RivalSerializer(allow_null=True, help_text="The opponent who most often finished behind the player.")
+    streak = StreakSerializer(help_text="Wins in a row over the player's ranked finished games, in finishing order.")
+    comeback = ComebackSerializer(
+        allow_null=True, help_text="The player's win from furthest behind the leader after a round (null: none)."
+    )
 
     def to_representation(self, figures):
         return super().to_representation(figures) | {
@@ -148,6 +156,7 @@ class PlayerStatsSerializer(RatedFiguresSerializer):
                  "ahead": row["ahead"], "behind": row["behind"], "level": row["level"]}
                 for row in figures.head_to_head
             ],
+            **{key: getattr(figures, key) for key in STORY},
         }  # fmt: skip
 
 

@@ -20,7 +20,7 @@ from rest_framework.response import Response
 
 from scorekeeper import selectors, services
 from scorekeeper.models import Round, Scorebook
-from scorekeeper.reads import follow
+from scorekeeper.reads import follow, stats
 from scorekeeper.selectors import scorebook_for
 
 from ..exceptions import PreconditionFailed
@@ -286,8 +286,10 @@ def games_for(user):
 
 
 def game_with_rounds(user, pk):
+    """One game as its answer shows it: rounds prefetched, whether its ratings are updating read with it."""
     rounds = Prefetch("rounds", Round.objects.in_order())
-    return get_object_or_404(games_for(user).prefetch_related(rounds), pk=pk)
+    games = games_for(user).prefetch_related(rounds).annotate(ratings_updating=stats.ratings_updating())
+    return get_object_or_404(games, pk=pk)
 
 
 @csrf_exempt  # nothing happens here, and the answer must be JSON whatever the method

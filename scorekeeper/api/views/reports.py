@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scorekeeper.models import Player, Scorebook, Season
-from scorekeeper.reads import stats
+from scorekeeper.reads import stats, story
 from scorekeeper.selectors import scorebook_for
 
 from ..query import one_each
@@ -106,6 +106,8 @@ class PlayerStats(APIView):
         figures = stats.player_figures(player, **options)
         figures.by_starting_double = stats.by_starting_double(player, **options)
         figures.head_to_head = stats.head_to_head(player, **options)
+        for key, value in story.player_story(player, **options).items():
+            setattr(figures, key, value)
         figures.ratings_updating = player.ratings_updating
         return Response(PlayerStatsSerializer(figures).data)
 

@@ -4,6 +4,7 @@
 // Save (following.js) sees a submit before the outbox takes it. Delegated listeners survive htmx swaps.
 import "./base.js";
 import "./new-game.js";
+import "./odds.js";
 import "./round-entry.js";
 import "./tile-picker.js";
 import "./wake-lock.js";

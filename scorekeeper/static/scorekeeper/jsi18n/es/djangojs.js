@@ -92,6 +92,7 @@
     "{name} takes over from {other}": "{name} toma el relevo de {other}",
     "{name} undid round {number}: this round is now {double}.": "{name} deshizo la ronda {number}: esta ronda ahora empieza con el {double}.",
     "{name}'s tiles": "Fichas de {name}",
+    "{percent} to win": "{percent} de ganar",
     "{pips} pips": "{pips} puntos",
     "{words} This form is now for round {number} ({double}).": "{words} Este formulario es ahora para la ronda {number} ({double})."
   };
