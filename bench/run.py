@@ -31,7 +31,9 @@ path's ratio is its median over the median of the baseline requests made between
 each one's median and 95th percentile, that ratio, and the growth of the ratios from the smallest
 size to the largest.
 
-    .venv/bin/python bench/run.py [--sizes 100 1000 10000] [--requests 200]
+    .venv/bin/python bench/run.py [--sizes 100 1000 10000] [--requests 200] [--only leaderboard ...]
+
+With --only, it times those paths alone (the leaderboard's: --only leaderboard "board by set" ...).
 """
 
 import argparse
@@ -150,7 +152,9 @@ def session_cookie():
     return {"Cookie": f"sessionid={out.stdout.strip().splitlines()[-1]}"}
 
 
-def measure(size, requests):
+def measure(size, requests, only=None):
+    """Every path's timings at this size (`only`: the names of those to time, with their baselines)."""
+    wanted = set(NAMES if only is None else [*only, *(BASELINES_OF.get(name) for name in only)])
     conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=60)
     token = call(conn, "POST", "/_allauth/app/v1/auth/login", {"email": EMAIL, "password": PASSWORD})["meta"][
         "session_token"
@@ -162,6 +166,16 @@ def measure(size, requests):
         g["id"] for g in finished if len(call(conn, "GET", f"/api/v1/games/{g['id']}/", headers=auth)["rounds"]) >= 10
     )
     cookie = session_cookie()
+    row = {}
+
+    def trivial(i):
+        return "GET", "/api/v1/me/", None, auth
+
+    row["trivial"] = timed(conn, requests, trivial)
+    if wanted & set(BOARD):
+        row |= measure_boards(conn, requests, wanted, auth, cookie, top, trivial)
+    if not wanted - set(BOARD) - {"trivial"}:
+        return row
     # The writes go to a scorebook of their own, so the seeded one (leaderboard, stats) stays as seeded.
     book = call(conn, "POST", "/api/v1/scorebooks/", {"name": f"Bench writes {size}"}, auth)["id"]
     players = [
@@ -186,14 +200,9 @@ def measure(size, requests):
 
     names = iter(range(10**9))
 
-    def trivial(i):
-        return "GET", "/api/v1/me/", None, auth
-
     def one_row(i):
         return "POST", "/api/v1/players/", {"name": f"P{next(names)}", "scorebook": book}, auth
 
-    row = {}
-    row["trivial"] = timed(conn, requests, trivial)
     row["game detail"] = timed(conn, requests, lambda i: ("GET", f"/api/v1/games/{done}/", None, auth), trivial)
     row["sheet page"] = timed(conn, requests, lambda i: ("GET", f"/games/{done}/", None, cookie), trivial)
     # The sheet page against the API's game detail of the same game, timed in turn as well.
@@ -202,9 +211,6 @@ def measure(size, requests):
         requests,
         lambda i: ("GET", f"/games/{done}/", None, cookie),
         lambda i: ("GET", f"/api/v1/games/{done}/", None, auth),
-    )
-    row["leaderboard"] = timed(
-        conn, requests, lambda i: ("GET", "/api/v1/leaderboard/?sort=rating", None, auth), trivial
     )
     row["player stats"] = timed(conn, requests, lambda i: ("GET", f"/api/v1/players/{top}/stats/", None, auth), trivial)
     board = lambda i: ("GET", "/api/v1/leaderboard/?sort=rating", None, auth)  # noqa: E731
@@ -247,6 +253,30 @@ def measure(size, requests):
         return "DELETE", f"/api/v1/games/{seat_game['id']}/seats/changes/last/", None, auth
 
     row["seat change"] = timed(conn, requests, seat_change, next_round(False))
+    return row
+
+
+def measure_boards(conn, requests, wanted, auth, cookie, top, trivial):
+    """The leaderboard, all time and filtered (issue 34: by set, period, day and season), from the API
+    and as a page, each against the trivial read; a season of the last 90 days exists throughout (the
+    page shows its table above the board)."""
+    season = season_of(conn, auth, top, days=90)
+    since = datetime.date.today() - datetime.timedelta(days=90)
+    paths = {
+        "leaderboard": "/api/v1/leaderboard/?sort=rating",
+        "board by set": "/api/v1/leaderboard/?sort=rating&tile_set=12",
+        "board this year": "/api/v1/leaderboard/?sort=rating&period=year",
+        "board since": f"/api/v1/leaderboard/?sort=rating&since={since}",
+        "board season": f"/api/v1/leaderboard/?sort=rating&season={season}",
+    }
+    row = {}
+    for name, path in paths.items():
+        if name in wanted:
+            row[name] = timed(conn, requests, lambda i, path=path: ("GET", path, None, auth), trivial)
+    pages = {"board page": "/leaderboard/", "board page by set": "/leaderboard/?tile_set=12"}
+    for name, path in pages.items():
+        if name in wanted:
+            row[name] = timed(conn, requests, lambda i, path=path: ("GET", path, None, cookie), trivial)
     return row
 
 
@@ -296,42 +326,65 @@ def night_etag(conn, path, auth):
     return etag
 
 
-READS = ["game detail", "sheet page", "leaderboard", "player stats", "season table", "season all games", "night read",
+BOARD = [
+    "leaderboard",
+    "board by set",
+    "board this year",
+    "board since",
+    "board season",
+    "board page",
+    "board page by set",
+]
+READS = ["game detail", "sheet page", *BOARD, "player stats", "season table", "season all games", "night read",
          "night poll 304"]  # fmt: skip
 SEASON_VS_BOARD = ["season vs board", "all vs board"]
 BASELINES = (
     {"sheet vs detail": "game detail"} | dict.fromkeys(READS, "trivial") | dict.fromkeys(SEASON_VS_BOARD, "leaderboard")
 )
 WRITES = ["round by totals", "round by tiles", "correct a round"]
+BASELINES_OF = BASELINES | dict.fromkeys(WRITES, "one-row create") | {"seat change": "round by totals"}
+NAMES = ["trivial", *READS, "sheet vs detail", *SEASON_VS_BOARD, "one-row create", *WRITES, "seat change"]
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 10000])
     parser.add_argument("--requests", type=int, default=200)
+    parser.add_argument("--only", nargs="+", choices=NAMES, help="time these paths only (and their baselines)")
+    parser.add_argument(
+        "--seeded",
+        action="store_true",
+        help="the database (BENCH_DB) holds one size's games already, from an earlier run: time them, seed nothing "
+        "(one --sizes value: the size it holds), to compare two versions of the code on the same games",
+    )
     options = parser.parse_args()
 
-    fresh_database()
+    if not options.seeded:
+        fresh_database()
+    else:  # this checkout's static files, as fresh_database() collects them
+        manage("collectstatic", "--noinput", "-v0")
     seeded, results = 0, []
     for size in options.sizes:
         start = time.perf_counter()
-        manage(
-            "seed_demo", "--games", str(size - seeded), "--email", EMAIL, "--players", "8", "--seed", str(size), "-v0"
-        )
-        print(f"seeded {size - seeded} games in {time.perf_counter() - start:.0f} s", flush=True)
+        if not options.seeded:
+            manage(
+                "seed_demo", "--games", str(size - seeded), "--email", EMAIL, "--players", "8", "--seed", str(size),
+                "-v0",
+            )  # fmt: skip
+            print(f"seeded {size - seeded} games in {time.perf_counter() - start:.0f} s", flush=True)
         seeded = size
         # What autovacuum does on a live server between bursts of writes.
         manage("shell", "-v0", "-c", "from django.db import connection; connection.cursor().execute('VACUUM ANALYZE')")
         server = serve()
         try:
-            results.append((size, measure(size, options.requests)))
+            results.append((size, measure(size, options.requests, options.only)))
         finally:
             server.terminate()
             server.wait()
 
     print()
-    baselines = BASELINES | dict.fromkeys(WRITES, "one-row create") | {"seat change": "round by totals"}
-    shown = ["trivial", *READS, "sheet vs detail", *SEASON_VS_BOARD, "one-row create", *WRITES, "seat change"]
+    baselines = BASELINES_OF
+    shown = [name for name in NAMES if name in results[0][1]]
     print(
         f"{'games':>6} | {'endpoint':<16} | {'median ms':>9} | {'p95 ms':>7} | {'its base':>8} | {'ratio':>6} | baseline"
     )
@@ -343,7 +396,7 @@ def main():
                   f"{baselines.get(name, '')}")  # fmt: skip
     (first_size, first), (last_size, last) = results[0], results[-1]
     print()
-    for name in [*READS, "sheet vs detail", *SEASON_VS_BOARD, *WRITES, "seat change"]:
+    for name in [name for name in shown if name not in ("trivial", "one-row create")]:
         before, after = first[name][0] / first[name][2], last[name][0] / last[name][2]
         print(f"{name:<16} ratio {before:.2f} at {first_size} -> {after:.2f} at {last_size} games: "
               f"grows {after / before:.2f}x (median {last[name][0] / first[name][0]:.2f}x)")  # fmt: skip

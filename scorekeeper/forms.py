@@ -3,7 +3,7 @@
 import json
 
 from django import forms
-from django.utils.text import format_lazy
+from django.utils.text import Truncator, format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -413,6 +413,40 @@ class StatsFilterForm(forms.Form):
     def options(self) -> dict:
         data = self.cleaned_data if self.is_valid() else {}
         return {"tile_set": data.get("tile_set"), "since": period_start(data.get("period") or "all")}
+
+
+MENU_NAME = 20  # characters of a season's name in the leaderboard's menu
+
+
+class LeaderboardFilterForm(StatsFilterForm):
+    """The leaderboard's order and filters: a set, a season of the scorebook, since a day. A filter
+    that does not parse shows its error beside it and is left out; the others still apply."""
+
+    period = None  # "since a day" says it, with any day
+    season = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label=gettext_lazy("Season"))
+    since = forms.DateField(
+        required=False,
+        label=gettext_lazy("Since"),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+
+    def __init__(self, *args, seasons, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seasons = {season.pk: season for season in seasons}
+        # A name shortened to what a phone's menu shows whole (the board then says the name in full).
+        names = ((season.pk, Truncator(season.name).chars(MENU_NAME)) for season in seasons)
+        self.fields["season"].choices = [("", _("Any season")), *names]
+
+    def chosen(self) -> dict:
+        """What was asked and is valid: the order, the set, the season (a Season) and the day."""
+        self.is_valid()
+        data = self.cleaned_data
+        return {
+            "sort": data.get("sort") or None,
+            "tile_set": data.get("tile_set"),
+            "season": self.seasons.get(data.get("season")),
+            "since": data.get("since"),
+        }
 
 
 class SeatChangeForm(forms.Form):

@@ -56,6 +56,12 @@ def current_season(book: Scorebook) -> Season | None:
     return season
 
 
+def current_among(book: Scorebook, seasons: list[Season]) -> Season | None:
+    """Of the scorebook's seasons already read (seasons_of), the one holding today, if any."""
+    today = book.today()
+    return next((season for season in seasons if season.is_current(today)), None)
+
+
 def seasons_of(book: Scorebook) -> list[Season]:
     """The scorebook's seasons, newest first, each knowing its scorebook (no query more for it)."""
     seasons = list(Season.objects.filter(scorebook=book))

@@ -1,9 +1,14 @@
 """Leaderboard and player figures: all time from the per-set records the services keep, any other
-period aggregated by the database from the seats' summary columns."""
+period aggregated by the database from the seats' summary columns.
+
+What a board counts is said once: `counted` (the games: finished, out of the trash, of the set and
+window asked: casual games left out) and `listed` (the players: archived ones left out)."""
 
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import date, datetime, time
 from operator import attrgetter
+from typing import ClassVar
 
 from django.db.models import Avg, BooleanField, Count, ExpressionWrapper, F, Max, Min, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
@@ -13,7 +18,7 @@ from django.utils.translation import gettext_lazy
 from ..models import DoubleRecord, Entry, Game, OpponentRecord, Player, PlayerRecord, RatingStep, Seat
 from ..rules import rating as rating_rules
 from ..rules.rating import Standing, ordinal
-from ..rules.scoring import OUTCOMES, leaderboard_order
+from ..rules.scoring import OUTCOMES, leaderboard_order, shared_places
 
 PERIODS = {"month": gettext_lazy("This month"), "year": gettext_lazy("This year"), "all": gettext_lazy("All time")}
 SORTS = [
@@ -21,7 +26,7 @@ SORTS = [
     "games",
     "wins",
     "win_rate",
-    "average_total",
+    "average_round_score",
     "rounds",
     "went_out",
     "double_blank_penalties",
@@ -69,36 +74,59 @@ def period_start(period: str):
     return None
 
 
-def _finished(game: str, tile_set: int | None = None, since=None) -> Q:
-    """Finished games that count (reached through the lookup `game`: out of the trash, not casual) of
-    one set and period, when given."""
+def day_begins(scorebook, day: date) -> datetime:
+    """The moment `day` begins where the scorebook plays (its time zone): "since a day" counts from it."""
+    return datetime.combine(day, time.min, scorebook.zone)
+
+
+def window(*, season=None, since: datetime | None = None) -> dict:
+    """The moments a board's games finished between: from the later of `since` and the season's
+    first day, to the day after the season's last (None: no bound). Keyword arguments of `counted`."""
+    starts = [moment for moment in (since, season and season.starts_at) if moment is not None]
+    return {"since": max(starts, default=None), "until": season.ends_before if season else None}
+
+
+def counted(game: str, tile_set: int | None = None, since=None, until=None) -> Q:
+    """The games a board counts (reached through the lookup `game`): finished, out of the trash, not
+    casual, of one set and finished within [since, until) when given. The one place what counts is said."""
     condition = Q(**{f"{game}__status": Game.Status.FINISHED, f"{game}__deleted_at__isnull": True,
                      f"{game}__casual": False})  # fmt: skip
     if tile_set is not None:
         condition &= Q(**{f"{game}__tile_set": tile_set})
     if since is not None:
         condition &= Q(**{f"{game}__finished_at__gte": since})
+    if until is not None:
+        condition &= Q(**{f"{game}__finished_at__lt": until})
     return condition
 
 
-def with_figures(players, *, tile_set: int | None = None, since=None):
-    """Annotate players with their figures over finished games, aggregated from the seats
-    (one query, one join); any period. The game figures count the games a player was ranked in
+def listed(players):
+    """The players a board lists, of those given (the one place a filter of players goes): not archived."""
+    return players.active()
+
+
+def seat_figures(seats) -> dict[int, dict]:
+    """The figures of `seats` (of counted games) summed per player by the database, one grouped
+    query: {player id: figures}. The game figures count the games a player was ranked in
     (PlayerRecord.GAME_SUMS), the round figures every round they sat in."""
-    done = _finished("seats__game", tile_set, since)
-    ranked = done & Q(seats__left_after__isnull=True)
-    return players.annotate(
-        game_count=Count("seats", filter=ranked),
-        wins=Count("seats", filter=ranked & Q(seats__is_winner=True)),
-        total_sum=Coalesce(Sum("seats__total", filter=ranked), 0),
-        rounds=Coalesce(Sum("seats__rounds", filter=done), 0),
-        went_out=Coalesce(Sum("seats__went_out", filter=done), 0),
-        double_blank_penalties=Coalesce(Sum("seats__double_blank_penalties", filter=done), 0),
-        end_on_double_penalties=Coalesce(Sum("seats__end_on_double_penalties", filter=done), 0),
-        score_sum=Coalesce(Sum(F("seats__total") - F("seats__opening_total"), filter=done), 0),
-        best_total=Min("seats__total", filter=ranked),
-        worst_total=Max("seats__total", filter=ranked),
+    ranked = Q(left_after__isnull=True)
+    rows = (
+        seats.values("player_id")
+        .annotate(
+            game_count=Count("pk", filter=ranked),
+            wins=Count("pk", filter=ranked & Q(is_winner=True)),
+            total_sum=Coalesce(Sum("total", filter=ranked), 0),
+            rounds=Coalesce(Sum("rounds"), 0),
+            went_out=Coalesce(Sum("went_out"), 0),
+            double_blank_penalties=Coalesce(Sum("double_blank_penalties"), 0),
+            end_on_double_penalties=Coalesce(Sum("end_on_double_penalties"), 0),
+            score_sum=Coalesce(Sum(F("total") - F("opening_total")), 0),
+            best_total=Min("total", filter=ranked),
+            worst_total=Max("total", filter=ranked),
+        )
+        .order_by()
     )
+    return {row.pop("player_id"): row for row in rows}
 
 
 @dataclass
@@ -117,6 +145,8 @@ class Figures:
     best_total: int | None = None
     worst_total: int | None = None
     ratings_updating: bool = False  # a task is replaying the ratings of the player's scorebook
+    rank: int | None = None  # the place on a board (shared when level); None: no game it counts
+    rating_over: ClassVar[str] = "all_games"  # a rating follows every game in turn, whatever a board counts
 
     pk = property(lambda self: self.player.pk)
     name = property(lambda self: self.player.name)
@@ -168,38 +198,63 @@ def figures_from_records(players, *, tile_set: int | None = None) -> list[Figure
     ]  # fmt: skip
 
 
-def figures_from_seats(players, *, tile_set: int | None = None, since=None) -> list[Figures]:
-    """The same figures over any period, aggregated from the seats (one grouped query)."""
-    rows = with_figures(players, tile_set=tile_set, since=since)
-    return [
-        Figures(p, *(getattr(p, key) for key in SUMS), best_total=p.best_total, worst_total=p.worst_total) for p in rows
-    ]
+def figures_from_seats(players, *, tile_set: int | None = None, since=None, until=None) -> list[Figures]:
+    """The same figures over any window, from the seats: the players (Player instances, or a
+    queryset: one query), then the seats of the games counted summed per player (one grouped query).
+    That query starts from the games of the players' scorebooks finished in the window (their
+    (scorebook, finished_at) index), so it reads the window's seats, not every seat of the players."""
+    people = list(players)
+    seats = Seat.objects.filter(
+        counted("game", tile_set, since, until),
+        game__scorebook_id__in={person.scorebook_id for person in people},
+        player_id__in=[person.pk for person in people],
+    )
+    sums = seat_figures(seats) if people else {}
+    return [Figures(person, **sums.get(person.pk, {})) for person in people]
 
 
 # Columns a leaderboard can be sorted by (the query parameter on the left, the figure on the right).
 SORT_KEYS = {key: key for key in SORTS} | {"name": "player.name_key", "games": "game_count", "rating": "rating.ordinal"}
 
 
-def leaderboard(players, *, tile_set: int | None = None, since=None, sort: str | None = None) -> list[Figures]:
-    """`players` (a Player queryset: one scorebook's) with their figures: most wins first, then
-    win rate, then the lower average total.
+def leaderboard(
+    players, *, tile_set: int | None = None, since=None, until=None, sort: str | None = None
+) -> list[Figures]:
+    """`players` (a Player queryset: one scorebook's) with their figures over the games counted
+    (all time from the records; a set from its records; a window, `since` and `until` moments, from
+    the seats): most wins first, then win rate, then the lower average per round.
 
     `sort` (a key of SORT_KEYS, "-" in front for descending; "rating" is the highest first and
-    "-rating" the lowest first) puts one column first instead; a missing average goes last."""
-    players = players.only(*PLAYER_FIELDS).annotate(ratings_updating=ratings_updating())
-    rows = figures_from_records(players, tile_set=tile_set) if since is None else (
-        figures_from_seats(players, tile_set=tile_set, since=since)
+    "-rating" the lowest first) puts one column first instead. Every line with a game counted gets
+    a place, shared when level on what orders the board (1, 1, 3); the players without one follow,
+    by name, with no place. The rating is the one over all games whatever the filters: a rating
+    follows every game in turn, and is not worked out again for a set or a window of days."""
+    players = listed(players).only(*PLAYER_FIELDS).annotate(ratings_updating=ratings_updating())
+    rows = figures_from_records(players, tile_set=tile_set) if since is None and until is None else (
+        figures_from_seats(players, tile_set=tile_set, since=since, until=until)
     )  # fmt: skip
     for row in rows:
         row.ratings_updating = row.player.ratings_updating
-    rows.sort(key=lambda f: (*leaderboard_order(f.wins, f.win_rate, f.average_total), f.player.name_key, f.pk))
+    ranked = [row for row in rows if row.game_count]
+    ranked.sort(key=lambda f: (*_standing(f), f.player.name_key, f.pk))
     column = (sort or "").lstrip("-")
+    place = _standing
     if column in SORT_KEYS:
         value = attrgetter(SORT_KEYS[column])
         descending = sort.startswith("-") != (column == "rating")
-        present = sorted((row for row in rows if value(row) is not None), key=value, reverse=descending)
-        rows = present + [row for row in rows if value(row) is None]  # sorted() is stable: ties keep the order above
-    return rows
+        present = sorted((row for row in ranked if value(row) is not None), key=value, reverse=descending)
+        ranked = present + [
+            row for row in ranked if value(row) is None
+        ]  # sorted() is stable: ties keep the order above
+        place = value
+    for row, rank in zip(ranked, shared_places([place(row) for row in ranked]), strict=True):
+        row.rank = rank
+    apart = sorted((row for row in rows if not row.game_count), key=lambda f: (f.player.name_key, f.pk))
+    return ranked + apart
+
+
+def _standing(figures: Figures) -> tuple:
+    return leaderboard_order(figures.wins, figures.win_rate, figures.average_round_score)
 
 
 def my_players(user) -> list[Figures]:
@@ -217,7 +272,7 @@ def player_figures(player, *, tile_set: int | None = None, since=None) -> Figure
     """One player's figures: all time from the few per-set records (best and worst totals
     included), a period aggregated from the seats."""
     if since is not None:
-        return figures_from_seats(Player.objects.filter(pk=player.pk), tile_set=tile_set, since=since)[0]
+        return figures_from_seats([player], tile_set=tile_set, since=since)[0]
     return figures_from_records([player], tile_set=tile_set)[0]
 
 
@@ -250,7 +305,7 @@ def by_starting_double(player, *, tile_set: int | None = None, since=None) -> li
 
 
 def by_starting_double_from_entries(player, *, tile_set: int | None = None, since=None) -> list[dict]:
-    entries = Entry.objects.filter(_finished("round__game", tile_set, since), player=player)
+    entries = Entry.objects.filter(counted("round__game", tile_set, since), player=player)
     return list(
         entries.values(starting_double=F("round__starting_double"))
         .annotate(rounds=Count("pk"), average_pips=Avg("pips"), average_score=Avg("score"))
@@ -279,7 +334,7 @@ def head_to_head(player, *, tile_set: int | None = None, since=None) -> list[dic
 
 
 def head_to_head_from_seats(player, *, tile_set: int | None = None, since=None) -> list[dict]:
-    seats = Seat.objects.filter(_finished("game", tile_set, since), player=player, left_after__isnull=True)
+    seats = Seat.objects.filter(counted("game", tile_set, since), player=player, left_after__isnull=True)
     # One join from my seat to every seat of the same game; each row pairs me with one opponent.
     # Only pairs who were both ranked count (a player who left finished nowhere).
     rows = (
@@ -303,7 +358,7 @@ def game_totals(player, *, limit: int = 100):
     """The player's most recent finished games they were ranked in, oldest first: (finished_at,
     total, won). A game they left is none of their game totals."""
     recent = (
-        Seat.objects.filter(_finished("game"), player=player, left_after__isnull=True)
+        Seat.objects.filter(counted("game"), player=player, left_after__isnull=True)
         .order_by("-game__finished_at")
         .values_list("game__finished_at", "total", "is_winner")[:limit]
     )

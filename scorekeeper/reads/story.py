@@ -13,7 +13,7 @@ from ..models import Game, Player, RatingStep, Scorebook, Seat
 from ..rules import story
 from ..rules.rating import Rating
 from ..rules.scoring import OUTCOMES
-from .stats import _finished
+from .stats import counted
 
 
 def rating_changes(game: Game, state) -> list[dict] | None:
@@ -84,7 +84,7 @@ def win_chances(players: list[Player]) -> list[Chance]:
 
 def _ranked_seats(player, *, tile_set=None, since=None):
     """The player's seats in finished games they were ranked in (a player who left is not)."""
-    return Seat.objects.filter(_finished("game", tile_set, since), player=player, left_after__isnull=True)
+    return Seat.objects.filter(counted("game", tile_set, since), player=player, left_after__isnull=True)
 
 
 def rivals(player, *, tile_set=None, since=None) -> list[story.Rival]:

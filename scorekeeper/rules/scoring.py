@@ -126,10 +126,21 @@ def outcome(rank: int, opponent_rank: int) -> str:
     return next(name for name, comparison in OUTCOMES.items() if _COMPARE[comparison](rank, opponent_rank))
 
 
-def leaderboard_order(wins: int, win_rate: float, average_total: float | None) -> tuple:
+def leaderboard_order(wins: int, win_rate: float, per_round: float | None) -> tuple:
     """Where a player's figures stand on a leaderboard, as a sort key (smaller first): most wins,
-    then the better win rate, then the lower average total; no average (no game) goes last."""
-    return (-wins, -win_rate, average_total is None, average_total or 0)
+    then the better win rate, then the lower average score per round played (a game's total grows
+    with its length: per round, a 2-round game and a 13-round one compare fairly); no average (no
+    round) goes last."""
+    return (-wins, -win_rate, per_round is None, per_round or 0)
+
+
+def shared_places(keys: Sequence) -> list[int]:
+    """The places down a board already in order of `keys` (one sort key a line): a line whose key
+    equals the line above it shares its place, and the next different line counts on (1, 1, 3)."""
+    places: list[int] = []
+    for index, key in enumerate(keys):
+        places.append(places[-1] if index and key == keys[index - 1] else index + 1)
+    return places
 
 
 @dataclass(frozen=True)

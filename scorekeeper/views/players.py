@@ -7,12 +7,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from .. import selectors, services
-from ..forms import MergeForm, PlayerForm, StatsFilterForm
+from ..forms import LeaderboardFilterForm, MergeForm, PlayerForm, StatsFilterForm
 from ..models import Player
 from ..reads import charts, seasons, stats, story
 from ..rules.story import RIVAL_GAMES
@@ -157,13 +158,19 @@ def player(request, pk):
 
 @login_required
 def leaderboard(request):
-    """One card per player (place, name, wins, games, average, the rating in words), sorted as asked;
-    above them, the current season's table when a season holds today."""
-    filters = StatsFilterForm(request.GET)
-    sort = filters.cleaned_data.get("sort") if filters.is_valid() else None
+    """One card per player ranked (place, name, wins, games, average per round, the rating in words),
+    sorted as asked, over the games the filters choose; the players with no such game listed apart.
+    Above them, the current season's table when a season holds today and no filter is chosen."""
     book = selectors.current_scorebook(request.user)
+    book_seasons = seasons.seasons_of(book)
+    filters = LeaderboardFilterForm(request.GET, seasons=book_seasons)
+    chosen = filters.chosen()
+    sort = chosen["sort"]
+    since = chosen["since"] and stats.day_begins(book, chosen["since"])
     players = Player.objects.filter(scorebook=book).active().annotate(rated_games=stats.rated_games())
-    rows = stats.leaderboard(players, sort=sort, **filters.options())
+    rows = stats.leaderboard(
+        players, sort=sort, tile_set=chosen["tile_set"], **stats.window(season=chosen["season"], since=since)
+    )
     words = stats.standings(row.player for row in rows)
     extra = SORT_EXTRAS.get((sort or "").lstrip("-"))
     cards = [
@@ -174,19 +181,43 @@ def leaderboard(request):
             "extra": extra and (extra[0], extra[1](row)),
         }
         for row in rows
+        if row.rank is not None
     ]
-    context = {"rows": rows, "cards": cards, "filters": filters, "sort": sort or "", "sort_choices": SORT_CHOICES}
-    context["scorebook"] = book
-    current = seasons.current_season(book)
-    context["season_table"] = seasons.table(current) if current else None
+    scope = filter_words(chosen)
+    current = seasons.current_among(book, book_seasons) if not scope else None
+    context = {
+        "rows": rows,
+        "cards": cards,
+        "apart": [row for row in rows if row.rank is None],
+        "filters": filters,
+        "scope": scope,
+        "sort": sort or "",
+        "by_rating": (sort or "").lstrip("-") == "rating",
+        "places": (sort or "").lstrip("-") != "name",
+        "sort_choices": SORT_CHOICES,
+        "scorebook": book,
+        "season_table": seasons.table(current) if current else None,
+    }
     return render(request, "scorekeeper/leaderboard.html", context)
+
+
+def filter_words(chosen: dict) -> list[str]:
+    """The filters chosen, in words (the page says what its figures count): set, season, day."""
+    words = []
+    if chosen["tile_set"] is not None:
+        words.append(_("double-{n}").format(n=chosen["tile_set"]))
+    if chosen["season"] is not None:
+        words.append(_("the season {name}").format(name=chosen["season"].name))
+    if chosen["since"] is not None:
+        words.append(_("since {day}").format(day=date_format(chosen["since"], "DATE_FORMAT")))
+    return words
 
 
 # The leaderboard's orders, in the words of its sort menu ("": the standings, most wins first).
 SORT_CHOICES = [
     ("", gettext_lazy("Most wins")),
     ("rating", gettext_lazy("Best rating")),
-    ("average_total", gettext_lazy("Lowest average")),
+    ("average_round_score", gettext_lazy("Lowest per round")),
     ("-games", gettext_lazy("Most games")),
     ("-win_rate", gettext_lazy("Best win rate")),
     ("-went_out", gettext_lazy("Most often out first")),
@@ -201,6 +232,8 @@ SORT_EXTRAS = {
     "double_blank_penalties": (gettext_lazy("Caught with 0-0"), attrgetter("double_blank_penalties")),
     "end_on_double_penalties": (gettext_lazy("Out on a double"), attrgetter("end_on_double_penalties")),
     "rounds": (gettext_lazy("Rounds"), attrgetter("rounds")),
+    # The number the order compares, which the words of a rating do not show (a "new" player's too).
+    "rating": (gettext_lazy("Overall rating"), lambda row: number_format(row.rating.ordinal, 1)),
 }
 
 

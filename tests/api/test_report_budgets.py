@@ -1,6 +1,7 @@
 """Leaderboard and player stats cost the same number of queries at 10 and at 100 games."""
 
 import random
+from datetime import date
 
 import pytest
 
@@ -9,6 +10,7 @@ from scorekeeper.models import Membership, Player
 from scorekeeper.services import scorebooks
 from tests.api.conftest import app_for
 from tests.factories import PlayerFactory
+from tests.seasons import make_season
 
 pytestmark = pytest.mark.django_db
 
@@ -40,6 +42,17 @@ def test_the_leaderboard_runs_a_fixed_number_of_queries(seeded, django_assert_nu
     with django_assert_num_queries(5):
         response = app.get(f"/api/v1/leaderboard/?scorebook={club['id']}")
     assert response.json()["count"] == 4
+    # Filtered by set and day: 1 session, 2 user, 3 the personal scorebook (its time zone: when the day
+    # begins), 4 its players, 5 their figures over the games chosen (summed from the window's seats)
+    with django_assert_num_queries(5):
+        response = app.get("/api/v1/leaderboard/?tile_set=12&since=2020-01-01&sort=rating")
+    assert response.json()["count"] == len(players)
+    season = make_season(book=players[0].scorebook, name="Long", starts=date(2020, 1, 1), ends=date(2099, 1, 1))
+    # By season: 1 session, 2 user, 3 the season with the caller's role and its scorebook, 4 its
+    # players, 5 their figures over the season's games (summed from the window's seats)
+    with django_assert_num_queries(5):
+        response = app.get(f"/api/v1/leaderboard/?season={season.pk}")
+    assert response.json()["count"] == len(players)
 
 
 def test_player_stats_run_a_fixed_number_of_queries(seeded, django_assert_num_queries):

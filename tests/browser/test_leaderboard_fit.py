@@ -146,7 +146,8 @@ def check_leaderboard(page, language: str, shot: str):
     expect(newcomer.locator(".board-standing")).to_have_text(NEW_WORDS[language])
     average = {"en": "0.0", "es": "0,0"}[language]
     expect(leader.locator(".board-figures dd")).to_have_text(["13", "13", average])  # wins, games, average
-    expect(page.locator("form.filters select")).to_have_count(3)
+    expect(page.locator("form.filters select")).to_have_count(2)  # order and set (no season yet to choose)
+    expect(page.locator("form.filters input[type=date]")).to_have_count(1)  # since a day
     expect(page.locator("#leaderboard table, #leaderboard th")).to_have_count(0)  # cards, not a table
     screenshot(page, shot)
     assert_fits_a_phone(page)
@@ -179,17 +180,17 @@ def test_the_leaderboard_order_and_filters_are_menus_in_reach_that_keep_what_was
     phone.goto("/leaderboard/")
     filters = phone.locator("form.filters")
     filters.get_by_label("Order").select_option(label="Name")
-    filters.get_by_label("Period").select_option(label="This month")
+    filters.get_by_label("Since").fill(str(timezone.localdate() - timedelta(days=40)))
     filters.get_by_role("button", name="Show").click()
-    expect(phone).to_have_url(re.compile(r"sort=name.*period=month|period=month.*sort=name"))
+    expect(phone).to_have_url(re.compile(r"sort=name.*since=|since=.*sort=name"))
     names = phone.locator("#leaderboard .board-name").all_text_contents()
     assert names[0] == "Bartholomew Featherstonehaugh-Smythe" and len(names) == len(NAMES)
     expect(filters.get_by_label("Order")).to_have_value("name")
-    expect(filters.get_by_label("Period")).to_have_value("month")
+    expect(filters.get_by_label("Since")).to_have_value(str(timezone.localdate() - timedelta(days=40)))
     assert_fits_a_phone(phone)
     filters.get_by_label("Order").select_option(label="Most often out first")
     filters.get_by_role("button", name="Show").click()
-    expect(card(phone, LEADER).locator(".board-figures dt")).to_have_text(["Wins", "Games", "Average", "Went out"])
+    expect(card(phone, LEADER).locator(".board-figures dt")).to_have_text(["Wins", "Games", "Per round", "Went out"])
     expect(phone.locator("#leaderboard .board-name").first).to_have_text(LEADER)
     assert_fits_a_phone(phone)
     screenshot(phone, "board-fit-leaderboard-sorted")
@@ -205,5 +206,5 @@ def test_a_player_page_leads_with_four_figures_and_a_chart_and_folds_the_rest_wi
 def test_the_leaderboard_and_a_player_page_read_in_spanish_and_fit_a_phone(telefono, club):
     log_in(telefono, club["user"].email)
     check_leaderboard(telefono, "es", "board-fit-leaderboard-spanish")
-    expect(telefono.locator("form.filters label")).to_have_text(["Orden", "Juego de fichas", "Periodo"])
+    expect(telefono.locator("form.filters label")).to_have_text(["Orden", "Juego de fichas", "Desde"])
     check_player_page(telefono, club["leader"], TOP_WORDS["es"], "board-fit-player-spanish")

@@ -75,8 +75,13 @@ BUDGETS = {
     # 11 recent totals (chart), 12 rating steps (chart), 13 has games, 14 recent games, 15 their seats
     "player": ("/players/{player}/", 15),
     # 3 current scorebook, 4 its players with their ratings and game counts (a subquery of the same
-    # query: the ratings in words), 5 their per-set records, 6 the season holding today, 7 its tallies (its table)
+    # query: the ratings in words), 5 their per-set records, 6 its seasons (the filter's menu, and the
+    # one holding today among them), 7 its tallies (its table)
     "leaderboard": ("/leaderboard/", 7),
+    # Filtered: 3 current scorebook, 4 its seasons (the menu; the season chosen among them), 5 its
+    # players with their ratings, 6 their figures over the games chosen, summed from the seats of the
+    # games in the window (no season table above a filtered board)
+    "leaderboard filtered": ("/leaderboard/?tile_set=12&season={season}&since=2020-01-01&sort=rating", 6),
     # 3 the season with the reader's role and its scorebook, 4 its tallies (its table)
     "season": ("/seasons/{season}/", 4),
     # 3 the scorebook with the reader's role, 4 its seasons, 5 the tallies of the one ended (its champions)

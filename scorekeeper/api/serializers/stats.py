@@ -18,22 +18,43 @@ class LeaderboardQuerySerializer(StatsQuerySerializer):
     sort = serializers.ChoiceField(
         choices=["rating"], required=False, help_text="rating: the highest rating (ordinal) first"
     )
+    season = serializers.IntegerField(
+        required=False, min_value=1, max_value=2**53, help_text="only games of this season (of a scorebook of yours)"
+    )
+    since = serializers.DateField(
+        required=False,
+        input_formats=["%Y-%m-%d"],
+        help_text="only games finished on or after this day (YYYY-MM-DD, the scorebook's time zone)",
+    )
 
 
 class FiguresSerializer(serializers.Serializer):
     games = serializers.IntegerField(source="game_count")
     wins = serializers.IntegerField()
     win_rate = serializers.FloatField()
-    average_total = serializers.FloatField(allow_null=True)
+    average_total = serializers.FloatField(
+        allow_null=True, help_text="per game: games of different lengths do not compare (see average_round_score)"
+    )
     rounds = serializers.IntegerField()
     went_out = serializers.IntegerField()
     double_blank_penalties = serializers.IntegerField()
     end_on_double_penalties = serializers.IntegerField()
 
 
-class LeaderboardRowSerializer(FiguresSerializer):
+class RatedFiguresSerializer(FiguresSerializer):
+    """A player's figures over the games asked for, with their rating (over all games, whatever was asked)."""
+
+    average_round_score = serializers.FloatField(
+        allow_null=True,
+        help_text="points per round played (opening totals left out): the average a leaderboard compares",
+    )
     player = serializers.SerializerMethodField()
     rating = serializers.SerializerMethodField()
+    rating_over = serializers.ChoiceField(
+        choices=["all_games"],
+        help_text="what `rating` is worked out over: every finished game, whatever the filters (a rating "
+        "follows the games in turn; it is not worked out again for a set, a season or a day)",
+    )
     rating_updating = serializers.BooleanField(
         source="ratings_updating",
         help_text="true while a change to an older game is being replayed: `rating` is the one from before it",
@@ -59,10 +80,23 @@ class LeaderboardRowSerializer(FiguresSerializer):
             "went_out": figures.went_out,
             "double_blank_penalties": figures.double_blank_penalties,
             "end_on_double_penalties": figures.end_on_double_penalties,
+            "average_round_score": _float_or_none(figures.average_round_score),
             "player": self.get_player(figures),
             "rating": self.get_rating(figures),
+            "rating_over": figures.rating_over,
             "rating_updating": figures.ratings_updating,
         }
+
+
+class LeaderboardRowSerializer(RatedFiguresSerializer):
+    rank = serializers.IntegerField(
+        allow_null=True,
+        help_text="the place on this board, in the order asked: players level on it share one (1, 1, 3); "
+        "null for a player with no game under the filters (listed after the others)",
+    )
+
+    def to_representation(self, figures):
+        return super().to_representation(figures) | {"rank": figures.rank}
 
 
 def _float_or_none(value) -> float | None:
@@ -91,11 +125,10 @@ class HeadToHeadSerializer(serializers.Serializer):
 STORY = ("nemesis", "victim", "streak", "comeback")
 
 
-class PlayerStatsSerializer(LeaderboardRowSerializer):
+class PlayerStatsSerializer(RatedFiguresSerializer):
     went_out_rate = serializers.FloatField()
     best_total = serializers.IntegerField(allow_null=True)
     worst_total = serializers.IntegerField(allow_null=True)
-    average_round_score = serializers.FloatField(allow_null=True)
     by_starting_double = ByDoubleSerializer(many=True)
     head_to_head = HeadToHeadSerializer(many=True)
     nemesis = RivalSerializer(
@@ -113,7 +146,6 @@ class PlayerStatsSerializer(LeaderboardRowSerializer):
             "went_out_rate": float(figures.went_out_rate),
             "best_total": figures.best_total,
             "worst_total": figures.worst_total,
-            "average_round_score": _float_or_none(figures.average_round_score),
             "by_starting_double": [
                 {"starting_double": row["starting_double"], "rounds": row["rounds"],
                  "average_pips": float(row["average_pips"]), "average_score": float(row["average_score"])}
