@@ -163,8 +163,9 @@ def check_player_page(page, player, words: str, shot: str):
     expect(page.locator("main details:not([open])")).not_to_have_count(0)  # the rest is folded
     screenshot(page, shot)
     assert_fits_a_phone(page)
-    for fold in page.locator("main details summary").all():
-        fold.click()
+    folded = page.locator("main details:not([open]) > summary")  # the story is open already
+    for _ in range(folded.count()):
+        folded.first.click()
     expect(page.locator("main details:not([open])")).to_have_count(0)
     screenshot(page, f"{shot}-open")
     assert_fits_a_phone(page)
