@@ -13,7 +13,7 @@ from tests.seasons import at
 from tests.story import play
 
 BEFORE = [("scorekeeper", "0025_seasons")]
-AFTER = [("scorekeeper", "0028_story")]
+AFTER = [("scorekeeper", "0026_story")]
 
 
 def migrate(target):

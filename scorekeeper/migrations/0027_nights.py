@@ -10,7 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scorekeeper', '0028_story'),
+        ('scorekeeper', '0026_story'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

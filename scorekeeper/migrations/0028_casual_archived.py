@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scorekeeper', '0026_nights'),  # chained after the nights' (main): 0025, 0028, 0026, 0027
+        ('scorekeeper', '0027_nights'),
     ]
 
     operations = [
