@@ -167,13 +167,13 @@ def test_a_viewer_sees_no_control_they_cannot_use(club):
     client = Client()
     client.force_login(club.users["viewer"])
     sheet = client.get(reverse("game", args=[club.game.pk])).content.decode()
-    for control in ("enter-round", 'id="undo"', "Rename or delete", "Edit round 1"):
+    for control in ("enter-round", 'id="undo"', "Change or delete this game", "casual-form", "Edit round 1"):
         assert control not in sheet, control
     assert "+ New game" not in client.get(reverse("home")).content.decode()
     assert "Add a player" not in client.get(reverse("players")).content.decode()
     client.force_login(club.users["scorer"])
     sheet = client.get(reverse("game", args=[club.game.pk])).content.decode()
-    assert "enter-round" in sheet and 'id="undo"' in sheet
+    assert "enter-round" in sheet and 'id="undo"' in sheet and "Change or delete this game" in sheet
 
 
 def test_a_stranger_sees_nothing_of_the_scorebook_on_any_list(club):

@@ -139,7 +139,7 @@ def test_the_live_section_holds_the_qr_code_the_link_copy_and_share_and_undo_sit
                  "Stop sharing", "New link"):  # fmt: skip
         assert part in section, part
     assert 'id="game-actions"' not in section and page.index('id="game-actions"') < page.index('id="live-share"')
-    assert '<summary class="disclosure">Rename or delete this game</summary>' in page
+    assert '<summary class="disclosure">Change or delete this game</summary>' in page
 
 
 def test_an_invite_answers_at_the_invite_section_with_its_link_to_copy_and_share(client, user):
