@@ -54,6 +54,7 @@ class Table:
     leaders: list[str]
     rounds_played: int
     finished: bool
+    casual: bool = False  # a friendly game: counts nowhere
 
     @property
     def round(self) -> int | None:
@@ -87,7 +88,7 @@ def _table(game: Game) -> Table:
         for seat in state.standings
     ]  # fmt: skip
     return Table(game, game.title, players, [p["name"] for p in players if p["leads"]], len(state.rounds),
-                 state.finished)  # fmt: skip
+                 state.finished, game.casual)  # fmt: skip
 
 
 def standings(night: Night) -> list[NightRow]:
@@ -164,6 +165,7 @@ def public(read: NightRead) -> dict:
                 "round": table.round,
                 "rounds_played": table.rounds_played,
                 "finished": table.finished,
+                "casual": table.casual,
                 "players": [
                     {key: p[key] for key in ("name", "total", "rank", "seated", "leads")} for p in table.players
                 ],

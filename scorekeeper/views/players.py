@@ -5,7 +5,7 @@ from operator import attrgetter
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext as _
@@ -50,7 +50,13 @@ def add_player(request):
 def players(request):
     """The scorebook's players, the archived ones apart; a scorer archives, brings back and merges here."""
     book = selectors.current_scorebook(request.user)
-    listed = list(Player.objects.filter(scorebook=book).annotate(game_count=Count("seats")).select_related("user"))
+    # The games the player page counts: finished, counted (not friendly, not trashed), ranked in.
+    counted_seat = stats.counted("seats__game") & Q(seats__left_after__isnull=True)
+    listed = list(
+        Player.objects.filter(scorebook=book)
+        .annotate(game_count=Count("seats", filter=counted_seat))
+        .select_related("user")
+    )
     active = [player for player in listed if not player.archived]
     return render(
         request,
@@ -185,6 +191,7 @@ def leaderboard(request):
     ]
     scope = filter_words(chosen)
     current = seasons.current_among(book, book_seasons) if not scope else None
+    season_table = seasons.table(current) if current else None
     context = {
         "rows": rows,
         "cards": cards,
@@ -196,9 +203,27 @@ def leaderboard(request):
         "places": (sort or "").lstrip("-") != "name",
         "sort_choices": SORT_CHOICES,
         "scorebook": book,
-        "season_table": seasons.table(current) if current else None,
+        "season_table": season_table,
+        # The line above the board: who leads the season (its table comes after the board).
+        "season_leaders": [row.name for row in season_table.rows if row.qualified and row.rank == 1]
+        if season_table
+        else [],
+        "order_note": order_note(sort or ""),
     }
     return render(request, "scorekeeper/leaderboard.html", context)
+
+
+def order_note(sort: str) -> str:
+    """The words under the board when an order other than the default (most wins) is chosen: what
+    orders it, in the words of the Order filter; "" for the default, which the page says itself."""
+    if not sort:
+        return ""
+    if sort == "name":
+        return _("Finished games only. In the order of their names, without places.")
+    label = dict(SORT_CHOICES).get(sort) or _("the order chosen")
+    return _(
+        "Finished games only. Ordered by “{order}”; players level on it share a place, most wins first among them."
+    ).format(order=label)
 
 
 def filter_words(chosen: dict) -> list[str]:

@@ -241,3 +241,42 @@ def test_the_players_page_and_the_question_speak_spanish(club, bob):
     assert "Bob y Ann jugaron en la misma mesa" in refused.content.decode()
     form = scorer.get("/games/new/", **spanish).content.decode()
     assert "Partida amistosa: no cuenta en clasificaciones" in form
+
+
+def test_a_friendly_table_is_tagged_on_the_night_page_its_live_page_the_api_and_the_history_list(club):
+    from scorekeeper.services import nights as night_services
+    from tests.seasons import finished_game
+
+    ann, ben, cy, _dot = club.players
+    friendly = finished_game(club.book, club.users["scorer"], [ann, ben], (5,))
+    counted = finished_game(club.book, club.users["scorer"], [cy, ann], (4,))
+    services.set_casual(game=friendly, casual=True)
+    for game in (friendly, counted):
+        night_services.set_night(game=game, night=club.night.pk)
+    viewer = signed_in(club.users["viewer"])
+    night_page = page(viewer, f"/nights/{club.night.pk}/")
+    assert night_page.count("Friendly: counts nowhere") == 1
+    assert night_page.index("Friendly: counts nowhere") < night_page.index('id="table-2"')
+    live_page = page(Client(), f"/live/nights/{club.night_live.token}/")
+    assert live_page.count("Friendly: counts nowhere") == 1 and 'id="tv-mode"' in live_page
+    tables = viewer.get(f"/api/v1/nights/{club.night.pk}/").json()["games"]
+    assert [table["casual"] for table in tables] == [True, False]
+    live = Client().get(f"/api/v1/live/nights/{club.night_live.token}/").json()["tables"]
+    assert [table["casual"] for table in live] == [True, False]
+    history = page(viewer, "/history/")
+    assert history.count("Friendly: counts nowhere") == 1
+
+
+def test_the_players_list_counts_the_games_the_player_page_counts_not_the_friendly_one(club):
+    from tests.seasons import finished_game
+
+    ann, ben, cy, _dot = club.players
+    finished_game(club.book, club.users["scorer"], [ann, ben], (5,))
+    finished_game(club.book, club.users["scorer"], [ann, cy], (4,))
+    services.set_casual(game=finished_game(club.book, club.users["scorer"], [ann, cy], (3,)), casual=True)
+    viewer = signed_in(club.users["viewer"])
+    player = page(viewer, f"/players/{ann.pk}/")
+    assert "<dt>Games</dt><dd>2</dd>" in player
+    listing = page(viewer, "/players/")
+    line = listing[listing.index(f'href="/players/{ann.pk}/"') :]
+    assert line[: line.index("</li>")].count("2 games") == 1 and "3 games" not in listing

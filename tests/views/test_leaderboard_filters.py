@@ -146,3 +146,18 @@ def test_every_order_shares_places_when_level_and_the_name_order_shows_none(leng
     assert board(page(lengths, "sort=-went_out"))[0][1:] == [("Lou", "2"), ("Kim", "2"), ("Pat", "2")]
     by_name = board(page(lengths, "sort=name"))[0]
     assert by_name == [("Kim", None), ("Lou", None), ("Ned", None), ("Pat", None)]
+
+
+@pytest.mark.parametrize(
+    ("query", "says", "not_said"),
+    [
+        ("", "Most wins first, then win rate", "Ordered by"),
+        ("sort=rating", "Ordered by “Best rating”; players level on it share a place", "Most wins first"),
+        ("sort=average_round_score", "Ordered by “Lowest per round”", "Most wins first"),
+        ("sort=name", "In the order of their names, without places.", "Most wins first"),
+    ],
+)
+def test_the_note_under_the_board_explains_the_order_chosen(club, query, says, not_said):
+    html = page(club.users["viewer"], query).content.decode()
+    note = re.search(r'<p class="muted board-note" id="board-note">(.*?)</p>', html, re.S)[1]
+    assert says in note and not_said not in note

@@ -1,6 +1,7 @@
 """The season pages: the scorebook's seasons (past ones with their champions), a season's table,
 the current season on the leaderboard, and the owner's forms with errors beside their fields."""
 
+import re
 from datetime import date, timedelta
 
 import pytest
@@ -94,3 +95,37 @@ def test_an_owner_changes_and_deletes_a_season_a_viewer_cannot(club):
     assert owner.post(f"/seasons/{club.season.pk}/delete/").status_code == 302
     assert not Season.objects.exists()
     assert club.season.ends == date(2025, 5, 31)
+
+
+def test_on_the_leaderboard_a_phone_meets_the_boards_filters_first_with_a_line_naming_the_season_leader(club):
+    from tests.seasons import make_season
+
+    ann, ben, cy, _dot = club.players
+    finished_game(club.book, club.users["owner"], [cy, ann, ben], (3, 4))
+    today = timezone.localdate()
+    make_season(book=club.book, name="Now", starts=today - timedelta(days=1), ends=today + timedelta(days=30),
+                min_games=1)  # fmt: skip
+    board = signed_in(club.users["viewer"]).get("/leaderboard/").content.decode()
+    lead = re.sub(
+        r"\s+", " ", board[board.index('id="season-lead"') : board.index("</p>", board.index('id="season-lead"'))]
+    )
+    assert "This season: Now · Leading: <strong>Cy</strong>" in lead and 'href="#season-now"' in lead
+    assert board.index('id="season-lead"') < board.index('class="filters"') < board.index('id="leaderboard"')
+    assert board.index('id="leaderboard"') < board.index('id="season-now"') < board.index('class="board season-table')
+
+
+def test_the_season_points_and_their_of_all_figure_stay_on_one_line_on_a_phone(club):
+    from tests.seasons import make_season
+
+    ann, ben, cy, _dot = club.players
+    today = timezone.localdate()
+    season = make_season(book=club.book, name="Now", starts=today - timedelta(days=1),
+                         ends=today + timedelta(days=30), min_games=1, drop_worst=1)  # fmt: skip
+    finished_game(club.book, club.users["owner"], [ann, ben, cy], (3, 5))  # Ann 10
+    finished_game(club.book, club.users["owner"], [ben, ann, cy], (3, 5))  # Ann 5: dropped
+    table = signed_in(club.users["viewer"]).get(f"/seasons/{season.pk}/").content.decode()
+    figure = '<div class="season-points"><dt>Points</dt><dd>10.0 <small class="muted">of 15.0</small></dd>'
+    assert figure in table
+    css = Client().get("/static/scorekeeper/site.css")
+    css = b"".join(css.streaming_content) if css.streaming else css.content
+    assert b".season-table .season-points dd { white-space: nowrap; }" in css

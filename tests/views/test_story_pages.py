@@ -79,16 +79,17 @@ def test_the_player_page_tells_their_nemesis_victim_streak_and_best_comeback(clu
     story = re.sub(r"\s+", " ", page[page.index('id="story"') : page.index('id="rating-more"')])
     assert f'href="/players/{ben.pk}/"><bdi>Ben</bdi></a> <small>ahead in 3 of 5 games' in story
     assert f'href="/players/{cy.pk}/"><bdi>Cy</bdi></a> <small>behind in 5 of 5 games' in story
-    assert "<dd>2 <small>longest: 2</small>" in story
+    assert "<dd>Current streak: 2 wins · <small>Longest: 2</small>" in story
     assert f'href="/games/{comeback.pk}/">12 behind</a> <small>after round 1, and won' in story
     spanish = signed_in(club.users["viewer"], "es").get(f"/players/{ann.pk}/").content.decode()
+    assert "Racha actual: 2 victorias · <small>La más larga: 2</small>" in re.sub(r"\s+", " ", spanish)
     assert "Némesis" in spanish and "por delante en 3 de 5 partidas" in spanish and "Mejor remontada" in spanish
 
 
 def test_a_player_without_a_story_yet_shows_dashes(club):
     page = signed_in(club.users["viewer"]).get(f"/players/{club.players[3].pk}/").content.decode()
     story = re.sub(r"\s+", " ", page[page.index('id="story"') : page.index('id="rating-more"')])
-    assert story.count("<dd>\u2013</dd>") == 3 and "<dd>0 <small>longest: 0</small>" in story
+    assert story.count("<dd>\u2013</dd>") == 3 and "<dd>Current streak: 0 wins · <small>Longest: 0</small>" in story
 
 
 def test_the_new_game_page_tells_its_script_where_to_ask_for_the_chances(club):

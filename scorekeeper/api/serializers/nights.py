@@ -37,6 +37,9 @@ class NightTableSerializer(serializers.Serializer):
     round = serializers.IntegerField(allow_null=True, help_text="The round the table is on (null once it is over).")
     rounds_played = serializers.IntegerField()
     finished = serializers.BooleanField()
+    casual = serializers.BooleanField(
+        help_text="A friendly game: it counts in no leaderboard, rating, record or season."
+    )
     players = TablePlayerSerializer(many=True, help_text="In standings order.")
 
 
@@ -64,6 +67,7 @@ class LiveNightTableSerializer(serializers.Serializer):
     round = serializers.IntegerField(allow_null=True)
     rounds_played = serializers.IntegerField()
     finished = serializers.BooleanField()
+    casual = serializers.BooleanField(help_text="A friendly game: it counts nowhere.")
     players = serializers.ListField(child=serializers.DictField(), help_text="name, total, rank, seated, leads.")
 
 
@@ -89,7 +93,7 @@ def night_detail(read: NightRead) -> dict:
     body = NightSerializer(read.night).data
     body["games"] = [
         {"id": table.game.pk, "name": table.title, "round": table.round, "rounds_played": table.rounds_played,
-         "finished": table.finished, "players": table.players}
+         "finished": table.finished, "casual": table.casual, "players": table.players}
         for table in read.tables
     ]  # fmt: skip
     body["standings"] = [
