@@ -104,7 +104,7 @@ def test_a_finished_games_card_shows_each_players_rating_move_in_english_and_spa
     phone.locator(".game-over").screenshot(path=str(screenshot_path("story-game-over-card-phone")))
     # María's page: two wins in a row; three games are needed before anyone is her nemesis or victim.
     phone.goto(f"/players/{players[0].pk}/")
-    expect(phone.locator("#streak dd")).to_have_text("2 longest: 2")
+    expect(phone.locator("#streak dd")).to_have_text("Current streak: 2 wins · Longest: 2")
     expect(phone.locator("#nemesis dd")).to_have_text("\u2013")
     assert_fits_a_phone(phone)
     phone.locator("#story").screenshot(path=str(screenshot_path("story-player-phone")))
