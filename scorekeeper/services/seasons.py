@@ -60,7 +60,9 @@ def _checked(season: Season) -> None:
             if clash is not None:
                 errors["starts"] = [
                     _("These days overlap {name} ({starts} to {ends}): a day belongs to one season only.").format(
-                        name=clash.name, starts=date_format(clash.starts, "j M Y"), ends=date_format(clash.ends, "j M Y")
+                        name=clash.name,
+                        starts=date_format(clash.starts, "j M Y"),
+                        ends=date_format(clash.ends, "j M Y"),
                     )
                 ]
     if errors:
