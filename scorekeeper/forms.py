@@ -64,9 +64,16 @@ class PlayerForm(forms.ModelForm):
         taken = Player.objects.filter(scorebook=self.scorebook).named(name)
         if self.instance.pk:
             taken = taken.exclude(pk=self.instance.pk)
-        if taken.exists():
+        clash = taken.only("name", "archived").first()
+        if clash is not None and clash.archived:
             raise forms.ValidationError(
-                _('{book} already has a player named "{name}".').format(book=self.scorebook.name, name=name)
+                _(
+                    '{book} already has a player named "{name}", archived: bring them back from the players page.'
+                ).format(book=self.scorebook.name, name=clash.name)
+            )
+        if clash is not None:
+            raise forms.ValidationError(
+                _('{book} already has a player named "{name}".').format(book=self.scorebook.name, name=clash.name)
             )
         return name
 
@@ -114,7 +121,10 @@ class NewGameForm(forms.Form):
         help_text=gettext_lazy("Empty: the day's name and date."),
     )
     players = PlayerChoiceField(
-        queryset=Player.objects.none(), widget=forms.CheckboxSelectMultiple, label=gettext_lazy("Players")
+        queryset=Player.objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+        label=gettext_lazy("Players"),
+        error_messages={"required": gettext_lazy("Tick the players at the table: at least two.")},
     )
     # The order players were tapped in, filled by the page's script: that is the seat order.
     seat_order = forms.CharField(required=False, widget=forms.HiddenInput)

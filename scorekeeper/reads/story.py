@@ -41,10 +41,12 @@ def rating_changes(game: Game, state) -> list[dict] | None:
 
 @dataclass(frozen=True)
 class Move:
-    """A player's rating move as the game-over card says it: "+1.3, now 27.4" (in the page's language)."""
+    """A player's rating move as the game-over card says it: "+1.3, to 27.4" (in the page's language):
+    where the game left the rating, which is the rating now only until the player's next game (so
+    the card never says "now": a kept card of an older game would be wrong)."""
 
     move: str
-    now: str
+    after: str
 
 
 def card_moves(game: Game, state) -> dict | None:

@@ -12,6 +12,7 @@ from datetime import date
 
 from django.db import connection, transaction
 from django.db.models import Count, Q, Sum
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from ..caches.rule import announce
@@ -59,7 +60,7 @@ def _checked(season: Season) -> None:
             if clash is not None:
                 errors["starts"] = [
                     _("These days overlap {name} ({starts} to {ends}): a day belongs to one season only.").format(
-                        name=clash.name, starts=clash.starts.isoformat(), ends=clash.ends.isoformat()
+                        name=clash.name, starts=date_format(clash.starts, "j M Y"), ends=date_format(clash.ends, "j M Y")
                     )
                 ]
     if errors:

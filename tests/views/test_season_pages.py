@@ -66,7 +66,7 @@ def reverse_switch(club):
 @pytest.mark.parametrize(
     ("change", "field", "words"),
     [
-        ({"starts": "2025-05-31", "ends": "2025-06-30"}, "starts", "overlap Spring"),
+        ({"starts": "2025-05-31", "ends": "2025-06-30"}, "starts", "overlap Spring (1 Mar 2025 to 31 May 2025)"),
         ({"starts": "2025-07-01", "ends": "2025-06-30"}, "ends", "cannot end before it starts"),
         ({"min_games": "-1"}, "min_games", "greater than or equal to 0"),
     ],

@@ -47,10 +47,10 @@ def test_the_game_over_card_shows_each_players_rating_move_and_where_it_landed(c
 
     page = signed_in(club.users["viewer"]).get(f"/games/{game.pk}/").content.decode()
     # In the card's order: Cy won, Ben, then Ann.
-    assert moves_on(page) == [words(cy, ", now "), words(ben, ", now "), words(ann, ", now ")]
+    assert moves_on(page) == [words(cy, ", to "), words(ben, ", to "), words(ann, ", to ")]
     assert moves_on(page)[0].startswith("+") and moves_on(page)[2].startswith("-")
     spanish = signed_in(club.users["viewer"], "es").get(f"/games/{game.pk}/").content.decode()
-    assert moves_on(spanish) == [words(cy, "; ahora ", ","), words(ben, "; ahora ", ","), words(ann, "; ahora ", ",")]
+    assert moves_on(spanish) == [words(cy, "; quedó en ", ","), words(ben, "; quedó en ", ","), words(ann, "; quedó en ", ",")]
 
 
 def test_a_card_whose_ratings_are_being_updated_says_so_and_an_open_game_has_no_moves(club):

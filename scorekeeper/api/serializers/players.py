@@ -38,16 +38,16 @@ class PlayerSerializer(serializers.ModelSerializer):
             taken = Player.objects.filter(scorebook_id=book).named(name)
             if self.instance is not None:
                 taken = taken.exclude(pk=self.instance.pk)
-            if taken.exists():
-                raise serializers.ValidationError(
-                    {
-                        "name": [
-                            _('This scorebook already has a player named "{name}" (names ignore case).').format(
-                                name=name
-                            )
-                        ]
-                    }
+            clash = taken.only("name", "archived").first()
+            if clash is not None:
+                message = (
+                    _(
+                        'This scorebook already has an archived player named "{name}" (names ignore case): bring them back with "archived": false.'
+                    )
+                    if clash.archived
+                    else _('This scorebook already has a player named "{name}" (names ignore case).')
                 )
+                raise serializers.ValidationError({"name": [message.format(name=clash.name)]})
         return data
 
 
