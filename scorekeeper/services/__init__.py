@@ -15,7 +15,7 @@ from .games import (
     set_casual,
 )
 from .imports import CheckedGame, check_import, import_game, save_imports
-from .players import delete_player, link_player, merge_player, rename_player, set_archived
+from .players import delete_player, link_player, merge_player, merge_refusal, rename_player, set_archived
 from .records import update_extremes
 from .rounds import (
     Clash,
@@ -55,6 +55,7 @@ __all__ = [
     "import_game",
     "link_player",
     "merge_player",
+    "merge_refusal",
     "next_game_number",
     "purge_trash",
     "record_round",

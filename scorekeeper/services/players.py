@@ -101,6 +101,19 @@ def set_archived(*, player: Player, archived: bool, role: str | None, by=None) -
     return player
 
 
+def merge_refusal(*, player: Player, into: Player) -> Conflict | None:
+    """Why `player` cannot be merged into `into` (the Conflict "played_together" merge_player
+    raises: both sat at one table), or None; the merge page asks it before its question."""
+    if Seat.objects.filter(player=player, game__seats__player=into).exists():
+        return Conflict(
+            _("{name} and {into} sat at one table: they are two people, not one.").format(
+                name=player.name, into=into.name
+            ),
+            "played_together",
+        )
+    return None
+
+
 @transaction.atomic
 def merge_player(*, player: Player, into_id, role: str | None, by=None) -> Player:
     """Two names for one person made one: every seat, entry, seat change, record, season tally and
@@ -119,13 +132,9 @@ def merge_player(*, player: Player, into_id, role: str | None, by=None) -> Playe
     # The games of both, locked in id order (as rename_player), so no round or seat change moves under us.
     seated = Game.objects.filter(seats__player__in=[player.pk, into.pk]).order_by("pk").select_for_update(of=("self",))
     list(seated.values_list("pk", flat=True))
-    if Seat.objects.filter(player=player, game__seats__player=into).exists():
-        raise Conflict(
-            _("{name} and {into} sat at one table: they are two people, not one.").format(
-                name=player.name, into=into.name
-            ),
-            "played_together",
-        )
+    refusal = merge_refusal(player=player, into=into)
+    if refusal is not None:
+        raise refusal
     games = list(Game.objects.filter(seats__player=player).order_by("pk"))
     first_counted = Game.objects.counted().filter(seats__player=player).aggregate(first=Min("finished_at"))["first"]
     Seat.objects.filter(player=player).update(player=into)

@@ -117,6 +117,9 @@ def merge_players(request):
             else:
                 messages.success(request, _("{name} is now {into}.").format(name=player.name, into=into.name))
                 return redirect("player", pk=into.pk)
+        refusal = services.merge_refusal(player=player, into=into) if form.is_valid() else None
+        if refusal is not None:
+            form.add_error("into", str(refusal))  # the refusal instead of the question: no Merge button
         if form.is_valid():
             games = player.seats.count()
             question = ngettext(

@@ -1,5 +1,6 @@
 """A season made on a 390 px phone: the owner opens the scorebook's seasons, adds one around today
-with the form, and lands on its table; the leaderboard shows it above the all-time board. Nothing
+with the form, and lands on its table (a failed change of it comes back open at the top); the
+leaderboard shows it above the all-time board. Nothing
 scrolls sideways, every tap target is 44 px."""
 
 from datetime import timedelta
@@ -50,6 +51,16 @@ def test_an_owner_makes_a_season_on_a_phone_and_sees_its_table(phone):
     expect(cards.nth(3).locator(".board-standing")).to_have_text("Not qualified: needs 2 games")
     assert_fits_a_phone(phone)
     screenshot(phone, "season-table-phone")
+    # A change that fails comes back open at the top, seen without scrolling (the body swapped by htmx).
+    phone.locator("#edit-season summary").click()
+    phone.get_by_label("Last day (included)").fill(str(today - timedelta(days=30)))
+    phone.get_by_role("button", name="Save").click()
+    expect(phone.locator("#edit-season-failed")).to_be_in_viewport()
+    expect(phone.locator("#edit-season")).to_have_attribute("open", "")
+    expect(phone.locator(".field", has=phone.get_by_label("Last day (included)")).locator(".errorlist")).to_have_text(
+        "A season cannot end before it starts."
+    )
+    screenshot(phone, "season-change-failed-phone")
     phone.goto("/leaderboard/")
     expect(phone.locator("#season-now-title")).to_have_text("This season: Autumn league")
     assert_fits_a_phone(phone)

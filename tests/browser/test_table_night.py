@@ -114,9 +114,16 @@ def test_we_stop_here_asks_first_then_ends_the_game_ranked_as_it_stands(table):
     stop = page.locator("#stop-here")
     expect(stop).to_have_text("We stop here")
     assert stop.bounding_box()["height"] >= 44
+    # The question is the page script's (data-confirm): a tap before the scripts are in would send
+    # the form unasked, so wait for them; the dialog's handler runs in its own time, so wait for it.
+    expect(page.locator("html")).to_have_attribute("data-js", "ready")
     asked = []
     page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
     stop.click()
+    for _ in range(100):
+        if asked:
+            break
+        page.wait_for_timeout(100)
     expect(page.locator("#enter-round")).to_be_visible()
     assert asked and asked[0].startswith("End the game after round 1?")
     assert Game.objects.get(pk=game.pk).status == "in_progress"  # said no: nothing ended

@@ -167,6 +167,18 @@ def test_a_merge_of_two_who_played_together_is_refused_beside_the_field(club, bo
     assert Player.objects.filter(pk=bob.pk).exists()
 
 
+def test_the_merge_page_refuses_two_who_played_together_before_asking_and_offers_no_merge(club, bob):
+    ann = club.players[0]
+    scorer = signed_in(club.users["scorer"])
+    body = page(scorer, f"/players/merge/?player={bob.pk}&into={ann.pk}")
+    assert "Bob and Ann sat at one table: they are two people, not one." in body  # the service's own words
+    assert body.index('id="id_into"') < body.index("Bob and Ann sat at one table")
+    assert 'id="merge-question"' not in body and "cannot be undone" not in body and ">Merge</button>" not in body
+    spanish = scorer.get(f"/players/merge/?player={bob.pk}&into={ann.pk}", HTTP_ACCEPT_LANGUAGE="es")
+    assert 'id="merge-question"' not in spanish.content.decode()
+    assert Player.objects.filter(pk=bob.pk).exists()
+
+
 @pytest.mark.parametrize(
     ("data", "words"),
     [({"into": "same"}, "cannot be merged into themselves"), ({"into": "foreign"}, "Choose a player of this scorebook"),

@@ -127,3 +127,27 @@ def test_the_members_night_page_follows_its_tables(club):
     nights.set_night(game=club.game, night=club.night.pk)
     again = client.get(f"/nights/{club.night.pk}/tables/", headers={"If-None-Match": first["ETag"]})
     assert again.status_code == 200 and club.game.title in again.content.decode()
+
+
+def test_a_failed_change_of_a_night_opens_its_form_first_on_the_page(club):
+    client = signed_in(club.users["owner"])
+    page = client.get(f"/nights/{club.night.pk}/").content.decode()
+    assert '<details class="fold manage" id="edit-night">' in page  # folded, at the bottom
+    assert page.index('id="live-share"') < page.index('id="edit-night"')
+    response = client.post(f"/nights/{club.night.pk}/", {"name": " ", "date": "2025-11-21"})
+    page = response.content.decode()
+    assert response.status_code == 200 and page.count('id="edit-night"') == 1
+    # Open, above the tables and the sharing, with a word that nothing was saved: seen without scrolling.
+    assert '<details class="fold manage" id="edit-night" open>' in page and 'id="edit-night-failed"' in page
+    assert page.index('id="edit-night"') < page.index('id="follow"') < page.index('id="live-share"')
+    club.night.refresh_from_db()
+    assert club.night.name == "Club night"
+
+
+def test_a_failed_new_night_opens_its_form_at_the_top_of_the_scorebook(club):
+    client = signed_in(club.users["owner"])
+    page = client.post(f"/scorebooks/{club.book.pk}/nights/", {"name": " ", "date": "2026-11-27"}).content.decode()
+    assert page.count('id="night-form"') == 1 and 'id="night-form-failed"' in page
+    assert page.index('id="new-night"') < page.index('id="members"')
+    plain = client.get(f"/scorebooks/{club.book.pk}/").content.decode()
+    assert plain.index('id="members"') < plain.index('id="new-night"')

@@ -129,3 +129,34 @@ def test_the_season_points_and_their_of_all_figure_stay_on_one_line_on_a_phone(c
     css = Client().get("/static/scorekeeper/site.css")
     css = b"".join(css.streaming_content) if css.streaming else css.content
     assert b".season-table .season-points dd { white-space: nowrap; }" in css
+
+
+def test_a_failed_change_of_a_season_opens_its_form_first_on_the_page(club):
+    body = {"name": "Spring", "starts": "2025-03-01", "ends": "2025-02-01", "min_games": "0", "drop_worst": "0"}
+    response = signed_in(club.users["owner"]).post(f"/seasons/{club.season.pk}/", body)
+    page = response.content.decode()
+    assert response.status_code == 200 and "cannot end before it starts" in page
+    # Open, above the season's dates and table, with a word that nothing was saved: seen without scrolling.
+    assert page.count('id="edit-season"') == 1 and '<details class="fold" id="edit-season" open>' in page
+    assert page.index('id="edit-season"') < page.index('class="muted season-when"')
+    assert page.index('id="edit-season-failed"') < page.index("cannot end before it starts")
+    assert "Nothing was saved: fix the marked fields below." in page
+    spanish = signed_in(club.users["owner"]).post(f"/seasons/{club.season.pk}/", body, HTTP_ACCEPT_LANGUAGE="es")
+    assert "No se guardó nada: corrige los campos marcados abajo." in spanish.content.decode()
+    club.season.refresh_from_db()
+    assert club.season.ends != date(2025, 2, 1)
+
+
+def test_the_form_to_change_a_season_stays_folded_at_the_bottom_until_a_change_fails(club):
+    page = signed_in(club.users["owner"]).get(f"/seasons/{club.season.pk}/").content.decode()
+    assert '<details class="fold" id="edit-season">' in page and 'id="edit-season-failed"' not in page
+    assert page.index('class="muted season-when"') < page.index('id="edit-season"')
+
+
+def test_a_failed_new_season_puts_its_form_above_the_list_of_seasons(club):
+    body = {"name": "Summer", "starts": "2025-07-01", "ends": "2025-06-30", "min_games": "0", "drop_worst": "0"}
+    page = signed_in(club.users["owner"]).post(f"/scorebooks/{club.book.pk}/seasons/", body).content.decode()
+    assert page.count('id="season-form"') == 1 and page.index('id="season-form"') < page.index('id="seasons"')
+    assert 'id="season-form-failed"' in page
+    listed = signed_in(club.users["owner"]).get(f"/scorebooks/{club.book.pk}/seasons/").content.decode()
+    assert listed.index('id="seasons"') < listed.index('id="season-form"')
