@@ -20,7 +20,9 @@ BAR_PX = 40
 # A pixel counts as the face's ivory within this colour distance (Lab, 0-255 scale).
 FACE_TOLERANCE = 22.0
 # A tile's edge: across it, even its most ivory tenth is this far from the face colour.
-EDGE_MIN = 7.0
+EDGE_MIN = 14.0
+# A dividing line is at least this much darker than its face (Lab lightness, 0-255 scale).
+BAR_CONTRAST = 60.0
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,11 @@ class Found:
 def find_tiles(image: np.ndarray) -> list[Found]:
     height, width = image.shape[:2]
     scale = min(1.0, WORK_SIDE / max(height, width))
-    work = cv2.resize(image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else image
+    work = (
+        cv2.resize(image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
+        if scale < 1
+        else image
+    )
     lab = cv2.cvtColor(work, cv2.COLOR_RGB2LAB)
     candidates = []
     for bar in _bars(lab[..., 0]):
@@ -59,7 +65,8 @@ def find_tiles(image: np.ndarray) -> list[Found]:
             candidates.append(found)
     kept = _suppress(candidates)
     return [
-        Found((f.centre[0] / scale, f.centre[1] / scale), f.axis, f.width / scale, f.length / scale, f.score) for f in kept
+        Found((f.centre[0] / scale, f.centre[1] / scale), f.axis, f.width / scale, f.length / scale, f.score)
+        for f in kept
     ]
 
 
@@ -78,7 +85,7 @@ def _bars(lightness: np.ndarray):
         mean = points.mean(axis=0)
         centred = points - mean
         cov = centred.T @ centred / len(points)
-        values, vectors = np.linalg.eigh(cov)
+        _values, vectors = np.linalg.eigh(cov)
         direction = vectors[:, 1]
         along = centred @ direction
         across = centred @ vectors[:, 0]
@@ -111,24 +118,36 @@ def _tile_around(lab: np.ndarray, bar) -> Found | None:
     face = (face_above + face_below) / 2
     if face[0] < 90 or math.hypot(face[1] - 128, face[2] - 128) > 45:
         return None
+    # a dividing line is printed dark: a grain of wood or a vein of marble is only a little darker
+    bar_lightness = float(np.median(patch[half_h - 1 : half_h + 2, half_w - unit // 3 : half_w + unit // 3, 0]))
+    if face[0] - bar_lightness < BAR_CONTRAST:
+        return None
     distance = np.linalg.norm(patch - face, axis=2)
     # the sides: where, at the same distance either side of the bar's middle, the ivory stops
     # (just beside the bar, where no pip is printed, so a slanted seam still fills its column)
     near, far = max(2, round(unit * 0.045)), max(4, round(unit * 0.1))
     rows = np.concatenate([distance[half_h - far : half_h - near], distance[half_h + near : half_h + far]])
     columns = np.percentile(rows, 20, axis=0)
-    left_edge, right_edge = _sides(columns, half_w, unit // 2 + 1, round(unit / 0.55))
+    left_edge, right_edge, side_strength = _sides(columns, half_w, unit // 2 + 1, round(unit / 0.55))
     if left_edge is None:
         return None
     tile_w = right_edge - left_edge
     if not 0.5 < unit / tile_w < 0.98:
         return None
-    inner = distance[:, round(left_edge + tile_w * 0.15) : round(right_edge - tile_w * 0.15)]
-    lines = np.percentile(inner, 10, axis=1)
-    top_edge, bottom_edge = _sides(lines, half_h, round(tile_w * 0.6), round(tile_w * 1.3))
+    # the ends: likewise in the margins along the sides, where no pip is printed either
+    margin_in, margin_out = round(tile_w * 0.06), max(round(tile_w * 0.06) + 2, round(tile_w * 0.13))
+    margins = np.concatenate(
+        [
+            distance[:, left_edge + margin_in : left_edge + margin_out],
+            distance[:, right_edge - margin_out : right_edge - margin_in],
+        ],
+        axis=1,
+    )
+    lines = np.percentile(margins, 20, axis=1)
+    top_edge, bottom_edge, end_strength = _sides(lines, half_h, round(tile_w * 0.75), round(tile_w * 1.3))
     if top_edge is None:
         return None
-    weakest = min(columns[left_edge], columns[right_edge], lines[top_edge], lines[bottom_edge])
+    weakest = min(side_strength, end_strength)
     if weakest < EDGE_MIN:
         return None
     body = distance[top_edge + 2 : bottom_edge - 1, left_edge + 2 : right_edge - 1] < FACE_TOLERANCE
@@ -143,24 +162,28 @@ def _tile_around(lab: np.ndarray, bar) -> Found | None:
     return Found((float(centre[0]), float(centre[1])), axis, tile_w / zoom, (bottom_edge - top_edge) / zoom, score)
 
 
-def _sides(profile: np.ndarray, middle: int, nearest: int, farthest: int) -> tuple[int, int] | tuple[None, None]:
+def _sides(profile: np.ndarray, middle: int, nearest: int, farthest: int):
     """The face's two edges either side of `middle`: the first place going outward, between
     `nearest` and `farthest`, where the profile rises past EDGE_MIN, then its highest point close
     by. The bar sits in the middle of its tile, so edges found far from symmetric are mirrored from
-    the nearer one (a faint seam on one side, a clear one on the other)."""
+    the nearer one (a faint seam on one side, a clear one on the other). Answers both edges and the
+    weaker rise of those found (not mirrored); (None, None, 0) when neither side rises."""
     farthest = min(farthest, middle - 1, len(profile) - middle - 1)
     if farthest <= nearest:
-        return None, None
+        return None, None, 0.0
     reaches = np.arange(nearest, farthest + 1)
     before = np.nonzero(profile[middle - reaches] >= EDGE_MIN)[0]
     after = np.nonzero(profile[middle + reaches] >= EDGE_MIN)[0]
     if not len(before) and not len(after):
-        return None, None
+        return None, None, 0.0
     low = reaches[before[0]] if len(before) else farthest + 1
     high = reaches[after[0]] if len(after) else farthest + 1
+    first, second = _refine(profile, middle - low, 2), _refine(profile, middle + high, 2)
     if abs(low - high) > 0.12 * (low + high):
-        low = high = min(low, high)
-    return _refine(profile, middle - low, 2), _refine(profile, middle + high, 2)
+        if low < high:
+            return first, middle + (middle - first), float(profile[first])
+        return middle - (second - middle), second, float(profile[second])
+    return first, second, float(min(profile[first], profile[second]))
 
 
 def _refine(profile: np.ndarray, position: int, slack: int) -> int:

@@ -150,7 +150,9 @@ def _place(rng, count, width, height):
     for _ in range(200):
         short = min(width, height)
         tile_w = rng.uniform(0.06, 0.13) * short if count > 6 else rng.uniform(0.08, 0.2) * short
-        placed = _rows(rng, count, width, height, tile_w) if mode == "rows" else _scatter(rng, count, width, height, tile_w)
+        placed = (
+            _rows(rng, count, width, height, tile_w) if mode == "rows" else _scatter(rng, count, width, height, tile_w)
+        )
         if placed is not None:
             return placed
     raise RuntimeError("no room for the tiles")  # pragma: no cover (sizes shrink until they fit)
@@ -164,8 +166,12 @@ def _corners(cx, cy, tile_w, angle):
 
 def _inside(quads, width, height, margin):
     points = np.concatenate(quads)
-    return (points[:, 0].min() > margin and points[:, 1].min() > margin and points[:, 0].max() < width - margin
-            and points[:, 1].max() < height - margin)
+    return (
+        points[:, 0].min() > margin
+        and points[:, 1].min() > margin
+        and points[:, 0].max() < width - margin
+        and points[:, 1].max() < height - margin
+    )
 
 
 def _rows(rng, count, width, height, tile_w):
@@ -173,7 +179,9 @@ def _rows(rng, count, width, height, tile_w):
     per_row = math.ceil(count / rows)
     gap = tile_w * (rng.uniform(-0.04, 0.02) if rng.random() < 0.5 else rng.uniform(0.02, 0.3))
     row_gap = tile_w * rng.uniform(0.1, 0.6)
-    angle = rng.uniform(-0.45, 0.45) + (math.pi / 2 if rng.random() < 0.25 else 0) + (math.pi if rng.random() < 0.5 else 0)
+    angle = (
+        rng.uniform(-0.45, 0.45) + (math.pi / 2 if rng.random() < 0.25 else 0) + (math.pi if rng.random() < 0.5 else 0)
+    )
     cx, cy = width / 2 + rng.uniform(-0.1, 0.1) * width, height / 2 + rng.uniform(-0.1, 0.1) * height
     cos, sin = math.cos(angle), math.sin(angle)
     placed = []
@@ -215,7 +223,12 @@ def _face(rng, halves, style, tile_w) -> tuple[np.ndarray, np.ndarray]:
     radius = max(2, round(w * rng.uniform(0.06, 0.14)))
     cv2.rectangle(alpha, (radius, 0), (w - 1 - radius, h - 1), 255, -1)
     cv2.rectangle(alpha, (0, radius), (w - 1, h - 1 - radius), 255, -1)
-    for x, y in ((radius, radius), (w - 1 - radius, radius), (radius, h - 1 - radius), (w - 1 - radius, h - 1 - radius)):
+    for x, y in (
+        (radius, radius),
+        (w - 1 - radius, radius),
+        (radius, h - 1 - radius),
+        (w - 1 - radius, h - 1 - radius),
+    ):
         cv2.circle(alpha, (x, y), radius, 255, -1, cv2.LINE_AA)
     ivory = style["ivory"] + rng.normal(0, 2, 3).astype(np.float32)
     face = np.empty((h, w, 3), np.float32)
@@ -226,8 +239,14 @@ def _face(rng, halves, style, tile_w) -> tuple[np.ndarray, np.ndarray]:
     line_t = max(2, round(w * style["line_thickness"]))
     span = style["line_span"] * w
     line_colour = tuple(float(v) for v in style["black"])
-    cv2.rectangle(face, (round((w - span) / 2), h // 2 - line_t // 2), (round((w + span) / 2), h // 2 + line_t // 2),
-                  line_colour, -1, cv2.LINE_AA)
+    cv2.rectangle(
+        face,
+        (round((w - span) / 2), h // 2 - line_t // 2),
+        (round((w + span) / 2), h // 2 + line_t // 2),
+        line_colour,
+        -1,
+        cv2.LINE_AA,
+    )
     if style["spinner"]:
         cv2.circle(face, (w // 2, h // 2), max(2, round(w * 0.06)), (190.0, 160.0, 80.0), -1, cv2.LINE_AA)
     pip_r = style["pip_ratio"] * w
@@ -279,7 +298,7 @@ def _draw(rng, canvas, faces, placed):
         source = np.array([[0, 0], [w, 0], [w, h]], np.float32)
         matrix = cv2.getAffineTransform(source, quad[:3])
         drawn.append((face, alpha, matrix, tile_w, style))
-    for face, alpha, matrix, tile_w, _ in drawn:  # shadows under every tile first
+    for _, alpha, matrix, tile_w, _ in drawn:  # shadows under every tile first
         small = cv2.resize(alpha, (alpha.shape[1] // 4 + 1, alpha.shape[0] // 4 + 1), interpolation=cv2.INTER_AREA)
         shadow = cv2.resize(cv2.GaussianBlur(small, (0, 0), max(1.0, small.shape[1] * 0.06)), alpha.shape[::-1])
         moved = matrix.copy()
@@ -323,13 +342,15 @@ def _camera(rng, canvas, quads):
         points = np.concatenate(moved)
         if points.min() > 2 and (points[:, 0] < width - 2).all() and (points[:, 1] < height - 2).all():
             break
-    image = cv2.warpPerspective(image, homography, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    image = cv2.warpPerspective(
+        image, homography, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+    )
     sigma = rng.uniform(0, 1.4)
     if sigma > 0.3:
         image = cv2.GaussianBlur(image, (0, 0), sigma)
     image += rng.standard_normal(image.shape, dtype=np.float32) * rng.uniform(1, 6)
     image = np.clip(image, 0, 255).astype(np.uint8)
-    ok, jpeg = cv2.imencode(".jpg", image[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 96))])
+    _ok, jpeg = cv2.imencode(".jpg", image[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 96))])
     image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)[..., ::-1].copy()
     return image, moved
 
