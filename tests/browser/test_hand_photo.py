@@ -125,7 +125,9 @@ def test_a_hand_counted_from_a_photo_corrected_with_a_tap_is_saved_with_the_roun
 def test_offline_the_camera_says_it_needs_a_connection_in_spanish(browser, live_server, detector):
     user = UserFactory()
     game = make_game(owner=user, names=FOUR, tile_set=12)
-    context = browser.new_context(viewport=PHONE, base_url=live_server.url, is_mobile=True, has_touch=True, locale="es-ES")
+    context = browser.new_context(
+        viewport=PHONE, base_url=live_server.url, is_mobile=True, has_touch=True, locale="es-ES"
+    )
     try:
         page = context.new_page()
         page.set_default_timeout(10_000)
