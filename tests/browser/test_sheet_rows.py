@@ -67,8 +67,24 @@ def test_seven_to_ten_players_each_show_a_whole_name_the_last_round_and_the_tota
     # The paper sheet follows for every round (one tap on the link below the rows).
     page.locator(".sheet-rows-more a").click()
     expect(page.locator("#sheet")).to_be_in_viewport()
+    # The round form of the same table: every name above its box, short or long (never beside one
+    # box and above the next).
+    page.goto(page.url.split("#")[0] + "rounds/new/")
+    places = page.locator("fieldset.player-row").evaluate_all(
+        """rows => rows.map(row => {
+             const name = row.querySelector("label.name").getBoundingClientRect();
+             const box = row.querySelector("input.pips").getBoundingClientRect();
+             return [row.dataset.player, name.bottom <= box.top + 1, Math.round(name.left - row.getBoundingClientRect().left)];
+           })"""
+    )
+    assert len(places) == players
+    assert [name for name, above, _left in places if not above] == []
+    assert len({left for _name, _above, left in places}) == 1  # every name starts at the same place in its row
+    screenshot(page, f"sheet-rows-{players}-players-{language}-round-form")
     # A wide screen (a tablet, the TV) shows the paper sheet alone, every column side by side.
     page.set_viewport_size({"width": 1024, "height": 768})
+    page.go_back()
+    expect(page.locator("#sheet-rows")).to_have_count(1)  # the sheet's page again: there, and hidden
     expect(page.locator("#sheet-rows")).to_be_hidden()
     assert page.locator(".sheet-wrap").evaluate("w => w.scrollWidth <= w.clientWidth")
     context.close()
