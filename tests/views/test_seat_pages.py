@@ -85,7 +85,7 @@ def test_the_join_page_seats_a_joiner_with_the_total_the_table_chose_and_refuses
     answer = client.post(
         f"/games/{game.pk}/seats/join/", {"version": game.version, "player": dee.pk, "join_total": "zero"}
     )
-    assert answer.status_code == 302, re.findall(r'errorlist.*?</ul>', answer.content.decode(), re.S)
+    assert answer.status_code == 302, re.findall(r"errorlist.*?</ul>", answer.content.decode(), re.S)
     game.refresh_from_db()
     assert next(seat for seat in game.state["seats"] if seat["player"] == dee.pk)["opening_total"] == 0
 
