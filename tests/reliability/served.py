@@ -110,7 +110,7 @@ class Server:
         while time.monotonic() < deadline:
             try:
                 status, _, _ = request(f"{self.url}/rules/")
-            except (urllib.error.URLError, ConnectionError):
+            except OSError:  # refused, reset or timed out (a busy machine): not up yet
                 time.sleep(0.1)
             else:
                 assert status == 200, status
