@@ -1008,6 +1008,7 @@ def scenario_q(b: Bench, club: dict) -> dict:
         " WHERE id = %s RETURNING id",
         [game, book],
     )
+    _query(f"DELETE FROM {TASKS} WHERE status = 'READY' RETURNING 1")  # nothing else would clear the mark
     task = _enqueue(book, "RUNNING", worker="killed-mid-replay")  # what a worker killed mid-replay leaves
     t0 = time.monotonic()
     worker = Worker(b, DATABASE_URL)

@@ -71,6 +71,7 @@ def test_a_sign_out_whose_workers_died_before_redis_came_back_stays_signed_out(s
             time.sleep(0.1)
     finally:
         redis.process.send_signal(signal.SIGCONT)
+    server.wait_until_up()  # a new worker has booted (on a busy machine that takes a while)
     # The new workers never saw Redis fail: they ask it at once (no pause of theirs to wait out).
     answers = watch(server, {"poll": (url, {**auth, "If-None-Match": etag}), "me": (me, auth)}, time.monotonic() + 3)
     assert set(answers["poll"]) == {401} and set(answers["me"]) == {401}, answers
