@@ -79,6 +79,7 @@ def _seat_changes(game: Game, names: dict[int, str]) -> list[dict]:
     return [
         {"after": change.after, "kind": change.kind, "player": names[change.player],
          "replaces": None if change.replaces is None else names[change.replaces]}
+        | ({"join_total": change.join_total} if change.join_total else {})
         for change in snapshot.changes(game.state or {})
     ]  # fmt: skip
 
