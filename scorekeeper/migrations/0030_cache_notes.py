@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scorekeeper', '0028_casual_archived'),
+        ('scorekeeper', '0029_seat_change_join_total'),
     ]
 
     operations = [
