@@ -97,8 +97,8 @@ def _bars(lightness: np.ndarray):
         yield float(middle[0]), float(middle[1]), math.atan2(direction[1], direction[0]), length, thickness
 
 
-def _tile_around(lab: np.ndarray, bar) -> Found | None:
-    cx, cy, angle, bar_len, _ = bar
+def _tile_around(lab: np.ndarray, bar, again: bool = True) -> Found | None:
+    cx, cy, angle, bar_len, thickness = bar
     zoom = max(1.0, BAR_PX / bar_len)  # small bars are enlarged, large ones kept sharp
     unit = round(bar_len * zoom)
     half_w, half_h = 2 * unit, round(unit * 2.5)
@@ -108,11 +108,13 @@ def _tile_around(lab: np.ndarray, bar) -> Found | None:
     matrix[:, 2] = (half_w, half_h) - matrix[:, :2] @ (cx, cy)
     patch = cv2.warpAffine(lab, matrix, (2 * half_w, 2 * half_h), flags=cv2.INTER_LINEAR, borderValue=(0, 128, 128))
     patch = patch.astype(np.float32)
-    # the face colour: beside the bar on both sides
-    band = round(unit * 0.3)
+    # the face colour: the brighter part beside the bar on either side (pips may come close to it)
+    near = max(2, round(thickness * zoom / 2 + 2))
+    far = near + max(3, round(unit * 0.06))
     left, right = half_w - unit // 2, half_w + unit // 2
-    face_above = np.median(patch[half_h - band - 3 : half_h - 3, left:right].reshape(-1, 3), axis=0)
-    face_below = np.median(patch[half_h + 4 : half_h + band + 4, left:right].reshape(-1, 3), axis=0)
+    reach = near + max(4, round(unit * 0.3))
+    face_above = _ivory(patch[half_h - reach : half_h - near, left:right])
+    face_below = _ivory(patch[half_h + near : half_h + reach, left:right])
     if np.linalg.norm(face_above - face_below) > FACE_TOLERANCE:
         return None
     face = (face_above + face_below) / 2
@@ -122,10 +124,16 @@ def _tile_around(lab: np.ndarray, bar) -> Found | None:
     bar_lightness = float(np.median(patch[half_h - 1 : half_h + 2, half_w - unit // 3 : half_w + unit // 3, 0]))
     if face[0] - bar_lightness < BAR_CONTRAST:
         return None
+    if again:
+        # the whole line, a spinner in its middle included: a piece of it is measured again whole
+        line = np.median(np.linalg.norm(patch[half_h - 1 : half_h + 2] - face, axis=2), axis=0) > FACE_TOLERANCE * 1.5
+        start, end = _run(line, half_w, round(unit * 0.15))
+        if end - start > 1.12 * unit:
+            middle = cv2.invertAffineTransform(matrix) @ np.array([(start + end) / 2, half_h, 1.0])
+            return _tile_around(lab, (middle[0], middle[1], angle, (end - start) / zoom, thickness), again=False)
     distance = np.linalg.norm(patch - face, axis=2)
     # the sides: where, at the same distance either side of the bar's middle, the ivory stops
-    # (just beside the bar, where no pip is printed, so a slanted seam still fills its column)
-    near, far = max(2, round(unit * 0.045)), max(4, round(unit * 0.1))
+    # (in the strips beside the bar again, so a slanted seam still fills its column)
     rows = np.concatenate([distance[half_h - far : half_h - near], distance[half_h + near : half_h + far]])
     columns = np.percentile(rows, 20, axis=0)
     left_edge, right_edge, side_strength = _sides(columns, half_w, unit // 2 + 1, round(unit / 0.55))
@@ -184,6 +192,27 @@ def _sides(profile: np.ndarray, middle: int, nearest: int, farthest: int):
             return first, middle + (middle - first), float(profile[first])
         return middle - (second - middle), second, float(profile[second])
     return first, second, float(min(profile[first], profile[second]))
+
+
+def _ivory(region: np.ndarray) -> np.ndarray:
+    """The face colour in a region of it: the median of its brighter half."""
+    pixels = region.reshape(-1, 3)
+    return np.median(pixels[pixels[:, 0] >= np.median(pixels[:, 0])], axis=0)
+
+
+def _run(line: np.ndarray, middle: int, skip: int) -> tuple[int, int]:
+    """The stretch of `line` around `middle` that is set, gaps of one pixel bridged, and up to `skip`
+    unset pixels at the middle (a pale spinner) crossed."""
+    start, end = middle, middle
+    while start > middle - skip and start > 0 and not line[start - 1]:
+        start -= 1
+    while end < middle + skip and end < len(line) - 1 and not line[end + 1]:
+        end += 1
+    while start > 0 and line[max(0, start - 2) : start].any():
+        start -= 1
+    while end < len(line) - 1 and line[end + 1 : end + 3].any():
+        end += 1
+    return start, end + 1
 
 
 def _refine(profile: np.ndarray, position: int, slack: int) -> int:
