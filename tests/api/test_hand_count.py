@@ -208,7 +208,7 @@ def test_a_photo_of_a_cat_on_the_table_and_no_domino_is_a_200_with_no_tiles(app)
     assert response.json() == {"tiles": [], "pips": 0, "doubts": []}
 
 
-@pytest.mark.skipif(not PHOTOS.is_dir(), reason="no photos beside the repository (../shared/photos)")
+@pytest.mark.skipif(not PHOTOS.is_dir(), reason="no photos of real hands beside the repository")
 def test_a_real_photo_is_counted_by_the_detector_with_every_box_inside_it(app):
     path = sorted(PHOTOS.glob("*.jpg"))[0]
     width, height = ImageOps.exif_transpose(Image.open(path)).size  # boxes are in the upright photo's pixels
