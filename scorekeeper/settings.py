@@ -171,7 +171,7 @@ IMPORT_MAX_BYTES = 5 * 1024 * 1024
 IMPORT_MAX_ENTRIES = 40_000
 DATA_UPLOAD_MAX_MEMORY_SIZE = IMPORT_MAX_BYTES
 # One download holds at most this many games (`manage.py export_games` writes any number), and an
-# account runs one import or export at a time: no request holds a worker for long (API.md).
+# account runs one import or export at a time: no request holds a worker for long (docs/api.md).
 EXPORT_MAX_GAMES = 1000
 TRANSFER_LOCK_SECONDS = 60
 
@@ -228,7 +228,7 @@ TASKS = {"default": {"BACKEND": os.environ.get("TASK_BACKEND", "django_tasks_db.
 MAIL_RETRY_SECONDS = [60, 300, 900, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 24 * 3600]
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Chicken Foot Scorekeeper <noreply@localhost>")
 
-# REST API v1 (../shared/API.md): app token or browser session; 401 without either.
+# REST API v1 (docs/api.md): app token or browser session; 401 without either.
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "scorekeeper.api.authentication.SessionTokenAuthentication",
