@@ -4,6 +4,7 @@ module decide what is allowed. Everything is importable from `scorekeeper.forms`
 from .common import NUMERIC
 from .games import PRESETS, NewGameForm, PlayerChoiceField, RenameGameForm, form_values
 from .nights import GameNightForm, NightForm
+from .paper import PaperGridForm, PaperSetupForm
 from .players import MENU_NAME, LeaderboardFilterForm, MergeForm, PlayerForm, StatsFilterForm
 from .rounds import MAX_PIPS, PIPS_BOX, TOGGLES, PipsField, RoundForm
 from .scorebooks import InviteForm, ScorebookForm, TimeZoneForm
@@ -23,6 +24,8 @@ __all__ = [
     "MergeForm",
     "NewGameForm",
     "NightForm",
+    "PaperGridForm",
+    "PaperSetupForm",
     "PipsField",
     "PlayerChoiceField",
     "PlayerForm",

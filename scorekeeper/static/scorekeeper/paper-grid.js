@@ -1,0 +1,35 @@
+// A paper game's grid (templates/scorekeeper/paper_game.html) moves like a spreadsheet: Enter and
+// Tab go to the next cell (along the row, then the next row's first), Shift with either goes back;
+// Enter on the last cell leaves the focus on Save. The toggles beside a cell (held the 0-0, went out
+// on a double) are tapped, or reached from the cell with the right arrow at the end of its text. A
+// refused save puts the focus on the first cell marked wrong, what was typed kept in it.
+
+function cellsOf(form) { return Array.from(form.querySelectorAll("input.cell")); }
+
+document.addEventListener("keydown", (event) => {
+  const cell = event.target;
+  if (!(cell instanceof HTMLInputElement) || !cell.classList.contains("cell")) return;
+  if (!cell.form || cell.form.id !== "paper-grid") return;
+  if (event.key === "ArrowRight" && cell.selectionStart === cell.value.length) {
+    const toggle = cell.closest("td").querySelector("input[type=checkbox]");
+    if (toggle) { event.preventDefault(); toggle.focus(); }
+    return;
+  }
+  if ((event.key !== "Enter" && event.key !== "Tab") || event.altKey || event.ctrlKey || event.metaKey) return;
+  const cells = cellsOf(cell.form);
+  const at = cells.indexOf(cell) + (event.shiftKey ? -1 : 1);
+  if (at < 0) return;  // before the first cell: the browser's own way back
+  event.preventDefault();  // Enter never sends a half-typed sheet
+  const next = cells[at] || cell.form.querySelector("#save-paper");
+  next.focus();
+  if (next instanceof HTMLInputElement) next.select();
+});
+
+function focusFirstProblem() {
+  const form = document.getElementById("paper-grid");
+  const wrong = form && form.querySelector("td.has-error input.cell, tr.has-error input.cell");
+  if (wrong) wrong.focus();
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", focusFirstProblem);
+else focusFirstProblem();
