@@ -114,6 +114,8 @@ def merge_players(request):
                         form.add_error(field if field in form.fields else None, problem)
             except services.Conflict as conflict:
                 form.add_error("into", str(conflict))
+            except services.Gone as gone:  # merged by another phone a moment ago
+                form.add_error("player", str(gone))
             else:
                 messages.success(request, _("{name} is now {into}.").format(name=player.name, into=into.name))
                 return redirect("player", pk=into.pk)
