@@ -57,7 +57,9 @@ class PaperSetupForm(forms.Form):
         return day
 
     def seated(self) -> list[Player]:
-        return list(self.cleaned_data["players"])
+        """The players in the order they were sent (the list's order: the grid's columns)."""
+        sent = [str(pk) for pk in self.data.getlist("players")] if hasattr(self.data, "getlist") else []
+        return sorted(self.cleaned_data["players"], key=lambda p: sent.index(str(p.pk)) if str(p.pk) in sent else 0)
 
 
 class Cell:

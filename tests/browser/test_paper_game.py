@@ -16,7 +16,7 @@ from tests.factories import PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-NAMES = ("Abuela Carmen", "Tío Beto", "Lucía", "Dani")
+NAMES = ("Abuela Carmen", "Dani", "Lucía", "Tío Beto")  # the columns, in the order the players are listed
 # The sheet, 12-12 down to 0-0, as the family wrote it: "0" went out; sums and tiles as counted.
 SHEET = [
     ("0", "34", "21", "9+8"), ("12", "0", "40", "27"), ("18", "25", "0", "11"), ("7", "30", "16", "0"),
@@ -24,7 +24,7 @@ SHEET = [
     ("0", "11", "24", "15"), ("9", "0", "13", "28"), ("22", "16", "0", "4"), ("5", "12", "18", "0"),
     ("0", "7", "3-2", "10"),
 ]  # fmt: skip
-REFUSED = (6, 3)  # Dani's 6-6 cell typed as 0 at first: two players out in one round (Lucía too)
+REFUSED = (6, 3)  # Tío Beto's 6-6 cell typed as 0 at first: two players out in one round (Lucía too)
 
 
 def test_an_evening_sheet_is_typed_in_with_enter_refused_beside_a_cell_fixed_and_saved(phone, browser, live_server):
@@ -42,8 +42,9 @@ def test_an_evening_sheet_is_typed_in_with_enter_refused_beside_a_cell_fixed_and
         phone.locator("label.choice", has_text=name).click()
     phone.get_by_role("button", name="Next: the sheet").click()
     expect(phone.locator("input.cell")).to_have_count(13 * 4)
+    expect(phone.locator(".paper-table thead th")).to_have_text(["Round", *NAMES])
     assert_no_sideways_scroll(phone)
-    assert axe(phone) == []
+    assert [described("grid", v) for v in axe(phone)] == []
     # Typed as on the sheet: one tap in the first cell, then the keyboard alone, Enter after each.
     phone.locator("input.cell").first.tap()
     for row, cells in enumerate(SHEET):
@@ -53,20 +54,25 @@ def test_an_evening_sheet_is_typed_in_with_enter_refused_beside_a_cell_fixed_and
     expect(phone.locator("#save-paper")).to_be_focused()  # Enter after the last cell: on Save
     screenshot(phone, "paper-game-typed-phone")
     phone.locator("#save-paper").click()
-    # Refused: beside Dani's cell of round 7, everything typed still there, nothing saved.
+    # Refused: beside Tío Beto's cell of round 7, everything typed still there, nothing saved.
     refused = phone.locator("td.has-error")
     expect(refused).to_have_count(1)
-    expect(refused.locator(".cell-error")).to_contain_text("Dani")
+    expect(refused.locator(".cell-error")).to_contain_text("Tío Beto: only one player can go out")
     expect(refused.locator("input.cell")).to_be_focused()
     assert phone.locator("input.cell").nth(4 * 4 + 2).input_value() == "12-3 5-5"
     assert not Game.objects.exists()
     screenshot(phone, "paper-game-refused-phone")
-    assert [problem for problem in (described("grid", v) for v in axe(phone))] == []
+    assert [described("grid, refused", v) for v in axe(phone)] == []
     refused.locator("input.cell").fill(SHEET[REFUSED[0]][REFUSED[1]])
     phone.locator("#save-paper").click()
-    expect(phone.locator(".messages, [role=status]").first).to_contain_text("Saved the paper game")
+    expect(phone.locator("ul.messages")).to_contain_text("Saved the paper game")
     game = Game.objects.get()
-    assert (game.played_on, game.entered_afterwards, game.is_finished, game.rounds.count()) == (played_on, True, True, 13)
+    assert (game.played_on, game.entered_afterwards, game.is_finished, game.rounds.count()) == (
+        played_on,
+        True,
+        True,
+        13,
+    )
     screenshot(phone, "paper-game-saved-phone")
     assert csp == []
 

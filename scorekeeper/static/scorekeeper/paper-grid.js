@@ -1,8 +1,10 @@
 // A paper game's grid (templates/scorekeeper/paper_game.html) moves like a spreadsheet: Enter and
 // Tab go to the next cell (along the row, then the next row's first), Shift with either goes back;
 // Enter on the last cell leaves the focus on Save. The toggles beside a cell (held the 0-0, went out
-// on a double) are tapped, or reached from the cell with the right arrow at the end of its text. A
-// refused save puts the focus on the first cell marked wrong, what was typed kept in it.
+// on a double) show in the rows typed in so far (a row opens when a cell of it takes the focus, and
+// stays open: nothing moves under a finger on its way to Save); they are tapped, or reached from the
+// cell with the right arrow at the end of its text. A refused save puts the focus on the first cell
+// marked wrong, what was typed kept in it.
 
 function cellsOf(form) { return Array.from(form.querySelectorAll("input.cell")); }
 
@@ -25,11 +27,26 @@ document.addEventListener("keydown", (event) => {
   if (next instanceof HTMLInputElement) next.select();
 });
 
+document.addEventListener("focusin", (event) => {
+  const row = event.target instanceof HTMLElement && event.target.closest("#paper-grid tbody tr");
+  if (row) row.classList.add("opened");
+});
+
+function fold() {
+  const table = document.querySelector("#paper-grid .paper-table");
+  if (table) table.classList.add("folding");
+}
+
 function focusFirstProblem() {
   const form = document.getElementById("paper-grid");
   const wrong = form && form.querySelector("td.has-error input.cell, tr.has-error input.cell");
-  if (wrong) wrong.focus();
+  if (!wrong) return;
+  setTimeout(() => {  // after htmx's own scroll to the top of a boosted answer
+    wrong.focus({ preventScroll: true });
+    wrong.scrollIntoView({ block: "center" });
+  }, 0);
 }
-
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", focusFirstProblem);
-else focusFirstProblem();
+document.addEventListener("htmx:afterSettle", () => { fold(); focusFirstProblem(); });
+window.addEventListener("load", focusFirstProblem);
+fold();
+document.addEventListener("DOMContentLoaded", fold);
