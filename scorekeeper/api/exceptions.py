@@ -64,8 +64,11 @@ def _invalid_body(exc: InvalidInput, context) -> dict:
     """Field errors in DRF's shape, plus for a round a list naming entry, player and rule."""
     if not exc.round_errors:
         body: dict = {}
+        request = context.get("request")
+        sent = request.data if request is not None and isinstance(getattr(request, "data", None), dict) else {}
         for field, messages in exc.errors.items():
-            target = body.setdefault("rules", {}) if field in OPTION_FIELDS else body
+            # An option is named inside "rules", unless the body sent it at its top (a seat's join_total).
+            target = body.setdefault("rules", {}) if field in OPTION_FIELDS and field not in sent else body
             target[field] = messages
         return body
     request = context.get("request")

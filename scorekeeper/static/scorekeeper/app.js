@@ -9,6 +9,7 @@ import "./odds.js";
 import "./round-entry.js";
 import "./paper-grid.js";
 import "./tile-picker.js";
+import "./hand-photo.js";
 import "./wake-lock.js";
 import "./live.js";
 import "./following.js";

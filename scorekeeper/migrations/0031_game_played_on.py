@@ -33,7 +33,7 @@ def fill_played_on(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scorekeeper", "0028_casual_archived"),
+        ("scorekeeper", "0030_cache_notes"),
     ]
 
     operations = [
