@@ -202,7 +202,7 @@ def test_the_schema_describes_the_multipart_request_and_every_answer(app):
     )
 
 
-@pytest.mark.skipif(not PHOTOS.is_dir(), reason="no photos beside the repository (../shared/photos)")
+@pytest.mark.skipif(not PHOTOS.is_dir(), reason="no photos of real hands beside the repository")
 def test_a_real_photo_is_counted_by_the_detector_with_every_box_inside_it(app):
     path = sorted(PHOTOS.glob("*.jpg"))[0]
     width, height = ImageOps.exif_transpose(Image.open(path)).size  # boxes are in the upright photo's pixels
