@@ -6,7 +6,7 @@ Prints:
 - on the synthetic set (scorekeeper/vision/synthetic.py, seed 1): per set and in all, the tiles
   found and the tiles found and read exactly (both halves) as a share of the labelled tiles, tiles
   found where none is, and the hands whose pips were summed exactly;
-- on the real labelled photos (../shared/photos beside the repository, when present): per photo,
+- on the real labelled photos (a folder of them beside the repository, when present): per photo,
   tiles found / labelled, tiles read right (as a multiset of halves) and whether the total is right;
 - a 12-megapixel JPEG (a synthetic hand enlarged to 4000 x 3000) decoded, EXIF-turned and shrunk
   by scorekeeper/vision/image.py and counted, on one core (OpenCV held to one thread, the process
