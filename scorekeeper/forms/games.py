@@ -98,7 +98,7 @@ class NewGameForm(forms.Form):
         min_value=1, max_value=MAX_TARGET_SCORE, required=False, label=gettext_lazy("Play to a target score (empty: one pass)"),
         widget=forms.NumberInput(NUMERIC),
     )  # fmt: skip
-    # House options (RULES.md): a shorter sequence, a number of rounds, how ties are ranked.
+    # House options (the rules page, /rules/): a shorter sequence, a number of rounds, how ties are ranked.
     # Their ranges are the rules' (GameRules.problems, in clean): one message each, all at once.
     first_double = forms.IntegerField(
         required=False, label=gettext_lazy("Start from this double (empty: the set's top double)"),

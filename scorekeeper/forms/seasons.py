@@ -7,7 +7,7 @@ from .common import NUMERIC
 
 
 class SeasonForm(forms.Form):
-    """A season's fields (API.md's names); the service checks the days against the other seasons."""
+    """A season's fields (docs/api.md's names); the service checks the days against the other seasons."""
 
     name = forms.CharField(max_length=80, label=gettext_lazy("Name"))
     starts = forms.DateField(
