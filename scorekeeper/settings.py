@@ -73,6 +73,7 @@ MIDDLEWARE = [
     # A game's poll answered 304 from the shared cache, before sessions or views (scorekeeper.http.polls).
     "scorekeeper.http.polls.CachedPollMiddleware",
     "scorekeeper.transfer.ImportSizeMiddleware",  # an import over IMPORT_MAX_BYTES: 413 before it is read
+    "scorekeeper.http.photos.PhotoUploadMiddleware",  # a photo to count: too long refused, the rest kept in memory
     "scorekeeper.http.errors.JsonBodyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # X-Account on every answer that varies by session: whose page the service worker keeps.
@@ -158,6 +159,10 @@ ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
 
 # The live view's limit per client address and link (see scorekeeper.reads.live.retry_after).
 LIVE_REQUESTS_PER_MINUTE = int(os.environ.get("LIVE_REQUESTS_PER_MINUTE", "300"))
+
+# Photos one account may count a minute (POST /api/v1/hands/count/, scorekeeper.http.photos): a hand
+# is a photo or two, so a table of eight counting every round stays far below it.
+HAND_COUNTS_PER_MINUTE = int(os.environ.get("HAND_COUNTS_PER_MINUTE", "30"))
 
 # What one import over the web may hold (the page's upload and POST /api/v1/import/): more is a 413
 # that points to `manage.py import_games`, which has no limit. A request stays well inside a

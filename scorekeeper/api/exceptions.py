@@ -67,8 +67,10 @@ def _invalid_body(exc: InvalidInput, context) -> dict:
         if request is not None and request.method in getattr(view, "round_errors", ()):
             return round_errors_of(exc.errors, context)  # a round's 400 has one shape (`number` ahead, say)
         body: dict = {}
+        sent = request.data if request is not None and isinstance(getattr(request, "data", None), dict) else {}
         for field, messages in exc.errors.items():
-            target = body.setdefault("rules", {}) if field in OPTION_FIELDS else body
+            # An option is named inside "rules", unless the body sent it at its top (a seat's join_total).
+            target = body.setdefault("rules", {}) if field in OPTION_FIELDS and field not in sent else body
             target[field] = messages
         return body
     request = context.get("request")

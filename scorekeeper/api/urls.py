@@ -2,7 +2,7 @@ from django.urls import path
 
 from scorekeeper import converters  # noqa: F401 - registers <id:...>
 
-from .views import games, live, nights, players, reports, rounds, scorebooks, seasons, seats, story, transfer
+from .views import games, hands, live, nights, players, reports, rounds, scorebooks, seasons, seats, story, transfer
 
 app_name = "api"
 
@@ -40,5 +40,6 @@ urlpatterns = [
     path("nights/<id:pk>/", nights.NightDetail.as_view(), name="night-detail"),
     path("nights/<id:pk>/share/", nights.NightShare.as_view(), name="night-share"),
     path("live/nights/<str:token>/", nights.LiveNightView.as_view(), name="night-live"),
+    path("hands/count/", hands.HandCount.as_view(), name="hand-count"),
     path("invites/<str:code>/accept/", scorebooks.InviteAccept.as_view(), name="invite-accept"),
 ]

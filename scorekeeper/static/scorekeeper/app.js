@@ -8,6 +8,7 @@ import "./new-game.js";
 import "./odds.js";
 import "./round-entry.js";
 import "./tile-picker.js";
+import "./hand-photo.js";
 import "./wake-lock.js";
 import "./live.js";
 import "./following.js";
