@@ -1,7 +1,7 @@
 // One item of the outbox: made from the form as typed (a round as the API takes it, or a seat change
 // through seat-outbox.js), and sent with its Idempotency-Key; the API's answer becomes its state.
 import { t } from "./i18n.js";
-import { readPips, readTiles } from "./tile-grammar.js";
+import { readPips, readTiles, tilesInPipsBox } from "./tile-grammar.js";
 import { account, csrfToken, isSeat, newKey, seatOutbox } from "./outbox-store.js";
 
 // ---- one round, as typed -------------------------------------------------------------------
@@ -57,7 +57,9 @@ export function bodyOf(fields) {
   });
   const entries = Array.from(players, ([player, typed]) => {
     const number = (text) => (text === undefined || String(text).trim() === "" ? null : Number(text));
-    const tiles = typed.tiles && typed.tiles.trim() ? partsOf(typed.tiles) : null;
+    let tiles = typed.tiles && typed.tiles.trim() ? partsOf(typed.tiles) : null;
+    // Tiles typed in the pips box ("8-6 3-2") are the list, as the page's form reads them (forms.PipsField).
+    if (tiles === null && typed.pips && tilesInPipsBox(typed.pips)) { tiles = partsOf(typed.pips); typed.pips = ""; }
     const wentOut = "went_out" in typed;
     // A sum as the table counts it ("12+9+4") goes as its total; what reads as no number goes as
     // typed, for the server to refuse naming the player.
