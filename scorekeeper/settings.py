@@ -125,6 +125,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the lock when their transaction starts, so two phones recording the
     # same round queue up instead of failing half-way with "database is locked".
     DATABASES["default"].setdefault("OPTIONS", {}).update({"transaction_mode": "IMMEDIATE", "timeout": 20})
+# PostgreSQL ends a session that sits in a transaction doing nothing for IDLE_IN_TRANSACTION_MS (a
+# web worker frozen or stalled mid-request): the game's row lock and the Idempotency-Key it claimed
+# (which names that session) are free again within seconds instead of waiting for gunicorn's
+# timeout; and a statement waits for a lock at most LOCK_TIMEOUT_MS, then answers 503 with
+# Retry-After. The web entry point (scorekeeper.wsgi) sets them, 5 s and 15 s: no request of ours
+# sits in its own transaction doing nothing. Commands keep them off (0) unless told: a migration or an
+# import works out Python between two statements of one transaction, for seconds on a busy machine.
+IDLE_IN_TRANSACTION_MS = int(os.environ.get("IDLE_IN_TRANSACTION_MS", "0"))
+LOCK_TIMEOUT_MS = int(os.environ.get("LOCK_TIMEOUT_MS", "0"))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
+        f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_MS} -c lock_timeout={LOCK_TIMEOUT_MS}"
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Cache: Redis when REDIS_URL is set, the database otherwise. Either way every worker shares it,
@@ -226,7 +239,7 @@ if MAIL_BACKEND.endswith("smtp.EmailBackend"):
         "password": os.environ.get("SMTP_PASSWORD", ""),
         "use_tls": env_bool("SMTP_TLS"),
     }
-# Mail is queued as a task (accounts.tasks) and sent by `manage.py db_worker` (the Procfile's
+# Mail is queued as a task (accounts.tasks) and sent by `manage.py task_worker` (the Procfile's
 # worker), tried again after each delay below when the mail server is unreachable. `make run`
 # uses the immediate backend: no worker needed on a laptop.
 TASKS = {"default": {"BACKEND": os.environ.get("TASK_BACKEND", "django_tasks_db.DatabaseBackend")}}

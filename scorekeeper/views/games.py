@@ -127,10 +127,11 @@ def game(request, pk):
     and kept (pagecache), since every phone at the table opens it again and again."""
 
     # Everything the page shows besides the game at its version: whose, their role, the language,
-    # the time zone, the host (the live link's address); what a client adds to the address is not.
+    # the time zone (the host its links name is the kept page's own: pagecache.shown_host); what a
+    # client adds to the address is not.
     def vary():
         return (user.pk, user.email, user.game_role, get_language(), timezone.get_current_timezone_name(),
-                request.get_host(), request.path)  # fmt: skip
+                request.path)  # fmt: skip
 
     fence = kept.fence(game=pk)  # before the database is asked (caches.kept)
     user = follow.reader(request, follow.of_game(pk))
