@@ -34,7 +34,8 @@ def signed_in(user) -> Client:
 
 def test_a_new_personal_scorebook_is_named_after_its_owners_first_name_else_a_name_from_their_email():
     assert Scorebook.personal_for(UserFactory(email="ana.p@example.com", first_name="Ana")).name == "Ana's scorebook"
-    assert Scorebook.personal_for(UserFactory(email="bea.q@example.com")).name == "Bea's scorebook"  # "bea.q": a name, written as one
+    # "bea.q": a name, written as one
+    assert Scorebook.personal_for(UserFactory(email="bea.q@example.com")).name == "Bea's scorebook"
     with translation.override("es"):  # signed up on a page in Spanish
         assert Scorebook.personal_for(UserFactory(email="chuy@example.com")).name == "Libreta de Chuy"
     spanish = UserFactory(email="lupe@example.com", language="es")  # the language chosen in the menu wins
