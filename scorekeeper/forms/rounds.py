@@ -51,8 +51,10 @@ class RoundForm(forms.Form):
     """One screen for a whole round: a row of fields per seated player."""
 
     starting_double = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Starting double"))
-    # The game's version the page was drawn from; a queued round (sent later) comes without one.
+    # The game's version the page was drawn from, and the round a new one was entered as: a round
+    # another phone saved meanwhile is shown beside this one (round_taken), never saved twice.
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    number = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1, max_value=2**31 - 1)
 
     def __init__(self, *args, seats, doubles, **kwargs):
         super().__init__(*args, **kwargs)
