@@ -4,7 +4,7 @@
 // phone saved first (409 round_taken) or a game changed meanwhile (412) is never saved again as the
 // next round: the item waits for the person, as a clash (offline.js asks "Keep theirs" or compares).
 import { t } from "./i18n.js";
-import { readPips, readTiles } from "./tile-grammar.js";
+import { readPips, readTiles, tilesInPipsBox } from "./tile-grammar.js";
 import { account, csrfToken, isSeat, newKey, seatOutbox } from "./outbox-store.js";
 
 // ---- one round, as typed -------------------------------------------------------------------
@@ -79,7 +79,9 @@ export function bodyOf(fields) {
   });
   const entries = Array.from(players, ([player, typed]) => {
     const number = (text) => (text === undefined || String(text).trim() === "" ? null : Number(text));
-    const tiles = typed.tiles && typed.tiles.trim() ? partsOf(typed.tiles) : null;
+    let tiles = typed.tiles && typed.tiles.trim() ? partsOf(typed.tiles) : null;
+    // Tiles typed in the pips box ("8-6 3-2") are the list, as the page's form reads them (forms.PipsField).
+    if (tiles === null && typed.pips && tilesInPipsBox(typed.pips)) { tiles = partsOf(typed.pips); typed.pips = ""; }
     const wentOut = "went_out" in typed;
     // A sum as the table counts it ("12+9+4") goes as its total; what reads as no number goes as
     // typed, for the server to refuse naming the player.
