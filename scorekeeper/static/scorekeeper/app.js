@@ -12,6 +12,7 @@ import "./tile-picker.js";
 import "./hand-photo.js";
 import "./wake-lock.js";
 import "./live.js";
+import "./tv.js";  // after live.js: TV mode is set before the sheet is fitted to the screen
 import "./following.js";
 import "./share.js";
 import "./game-over-picture.js";
