@@ -36,6 +36,9 @@ version until the commit: a slower 304, never a wrong one); after the commit, so
 request wrote meanwhile, under the old stamp, is never trusted. A write whose transaction rolls
 back only cost some polls their shortcut.
 
+After the commit the change is also published to the open streams it touches (caches.push): a
+stream only hears that something of its own changed and reads it again through the GET's code.
+
 When the cache cannot be told, the epoch moves on as soon as it answers (caches.kept.forget).
 A test (tests/test_caching_rule.py) finds every public write of `services/` and proves it
 announces, so a new write that does not fails the suite.
@@ -47,7 +50,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from . import kept
+from . import kept, push
 
 logger = logging.getLogger(__name__)
 
@@ -91,6 +94,7 @@ def announce(
     keys = forgotten(change)
     kept.forget(keys)
     transaction.on_commit(lambda: kept.forget(forgotten(change) if change.scorebooks else keys))
+    transaction.on_commit(lambda: push.publish(change))  # the open streams it touches (caches.push)
     return change
 
 

@@ -91,11 +91,13 @@ def manage(env: dict, *args: str) -> str:
 
 
 class Server:
-    def __init__(self, env: dict, workers: int = 1):
+    def __init__(self, env: dict, workers: int = 1, asgi: bool = False):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        app = ["scorekeeper.asgi:application", "--worker-class", "scorekeeper.http.worker.StreamWorker",
+               "--graceful-timeout", "3"] if asgi else ["scorekeeper.wsgi"]  # fmt: skip
         self.process = subprocess.Popen(
-            [str(GUNICORN), "scorekeeper.wsgi", "--bind", f"127.0.0.1:{self.port}", "--workers", str(workers),
+            [str(GUNICORN), *app, "--bind", f"127.0.0.1:{self.port}", "--workers", str(workers),
              "--no-control-socket", "--log-level", "warning"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
