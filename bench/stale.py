@@ -1,6 +1,7 @@
 """How long a stale cached answer lasts after a write that takes something away.
 
-    .venv/bin/python bench/stale.py [--tree PATH] [--only abcdefgh] [--trials 12] [--give-up 70]
+    .venv/bin/python bench/stale.py [--tree PATH] [--only abcdefghijklmnopq] [--trials 12] [--give-up 70]
+        [--database sk_stale]
 
 `--tree` is the checkout to serve (default: the one this file lives in; another commit's worktree
 with the same .venv, e.g. `git worktree add /tmp/old <commit>` and `ln -s $PWD/.venv /tmp/old/.venv`).
@@ -46,6 +47,24 @@ stale answers are counted, and the order in which the answers came is printed un
      connection waits), then the lock released and the same POST retried every ~50 ms: the window
      is the time from the kill until the round is saved (2xx), stale answers the 409s
      `request_in_progress` meanwhile
+  i  (N1) a sign-out while Redis is frozen, then both gunicorn workers SIGKILLed before Redis
+     resumes (the master makes new ones): /api/v1/me/ and the old token's poll after Redis resumes;
+     stale = /me 200 or a poll 304/200; a player POSTed with the old token after the watch
+  j  (N1) Redis SAVEs, then a member is removed, another signs out and the owner saves a round (each
+     told to Redis), then Redis is killed and started again from the dump: the three old polls at
+     once (right: 404, 401, 200)
+  k  (N5) a sign-out during CLIENT PAUSE 3000 WRITE (Redis answers reads, holds writes back): the
+     old token's poll from the sign-out's return; stale = 304 or 200
+  l  (N5) the same during CLIENT PAUSE 3000 ALL
+  m  (N9) as h, the worker frozen (SIGSTOP) instead of killed, and thawed once the retry is saved
+  n  (N2) the owner's sheet page asked with Host 127.0.0.1:10000 ... :10149 and one port of 4,000
+     digits: stale = kept pages made (Redis keys); right = one
+  o  (N6) a scorer records a round, leaves the scorebook, then deletes their account (the page's
+     form): the owner's GET of the game; stale = an answer naming the recorder
+  p  (N7) the Procfile's worker line through a TCP relay to PostgreSQL, the relay cut for 2.4 s:
+     the window is from the database's return until a task queued then has run (never: stale 1)
+  q  (N8) a ratings replay left RUNNING by a killed worker (its scorebook "updating"), then the
+     Procfile's worker line started: the window until that replay has run (never: stale 1)
 
 The table is printed at the end, with the tree's commit and the load average (the machine's other
 work shares its cores with the server and with this client). Every server and redis-server started
@@ -130,12 +149,15 @@ def procfile(tree: Path, kind: str) -> str:
 
 
 class Redis:
-    """A redis-server of this run's own, on a port of its own (the machine's stays untouched)."""
+    """A redis-server of this run's own, on a port of its own (the machine's stays untouched); with
+    `folder`, SAVE writes its dump there and a server started on the folder loads it."""
 
-    def __init__(self, port: int | None = None):
-        self.port = port or free_port()
+    def __init__(self, port: int | None = None, folder: Path | None = None):
+        self.port, self.folder = port or free_port(), folder
+        dump = ["--dir", str(folder), "--dbfilename", "dump.rdb"] if folder else []
         self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+             *dump],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         deadline = time.monotonic() + 10
@@ -151,6 +173,9 @@ class Redis:
                 return sock.recv(16).startswith(b"+PONG")
         except OSError:
             return False
+
+    def cli(self, *args: str) -> str:
+        return subprocess.run(["redis-cli", "-p", str(self.port), *args], capture_output=True, text=True).stdout
 
     def freeze(self):
         self.process.send_signal(signal.SIGSTOP)
@@ -578,7 +603,7 @@ def _worker_with_port(workers: list[int], port: int) -> int | None:
     return None
 
 
-def scenario_h(b: Bench, club: dict) -> dict:
+def scenario_h(b: Bench, club: dict, stop: signal.Signals = signal.SIGKILL) -> dict:
     import psycopg
 
     token, game = club["owner"]["token"], club["game"]
@@ -621,12 +646,13 @@ def scenario_h(b: Bench, club: dict) -> dict:
             worker = _worker_with_port(b.app.workers(), port) if port else None
             if worker is None:
                 return {"na": "could not tell which worker holds the waiting request"}
-            os.kill(worker, signal.SIGKILL)
+            os.kill(worker, stop)  # killed (h), or frozen (m) until the retry is saved
             t0 = time.monotonic()
         finally:
             lock.rollback()
             lock.close()
-        thread.join(timeout=30)
+        if stop == signal.SIGKILL:
+            thread.join(timeout=30)
         statuses, in_progress, saved_at, other = Counter(), 0, None, None
         while time.monotonic() - t0 <= b.give_up:
             sent = time.monotonic()
@@ -644,8 +670,12 @@ def scenario_h(b: Bench, club: dict) -> dict:
                 other = f"{status} {str(answer)[:120]}"
                 break
             time.sleep(max(0.0, sent + EVERY - time.monotonic()))
+    if stop != signal.SIGKILL:
+        with contextlib.suppress(ProcessLookupError):  # gunicorn's timeout may have killed it meanwhile
+            os.kill(worker, signal.SIGCONT)
+        thread.join(timeout=30)
     rounds_after = len(b.api("GET", f"/api/v1/games/{game}/", token=token, status=200)[2]["rounds"])
-    note = f"killed worker {worker}; its POST: {first.get('answer')}; rounds {rounds_before} -> {rounds_after}"
+    note = f"{'killed' if stop == signal.SIGKILL else 'froze'} worker {worker}; its POST: {first.get('answer')}; rounds {rounds_before} -> {rounds_after}"
     if other:
         note += f"; stopped on {other}"
     return {
@@ -654,6 +684,345 @@ def scenario_h(b: Bench, club: dict) -> dict:
         "seen": dict(statuses),
         "gave_up": saved_at is None,
         "note": note,
+    }
+
+
+def _kill_workers(b: Bench) -> None:
+    """SIGKILL every gunicorn worker, and wait for the master to make two new ones."""
+    old = set(b.app.workers())
+    for pid in old:
+        os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 60
+    while not (len(b.app.workers()) == 2 and not old & set(b.app.workers())):
+        if time.monotonic() > deadline:
+            raise RuntimeError("gunicorn made no new workers")
+        time.sleep(0.1)
+
+
+def scenario_i(b: Bench) -> dict:
+    user = b.sign_up("killed")
+    game = b.new_game(user["token"])
+    path = f"/api/v1/games/{game}/"
+    auth = {"X-Session-Token": user["token"]}
+    etag = b.cached_etag(path, auth)
+    b.api("GET", "/api/v1/me/", token=user["token"], status=200)
+    b.redis.freeze()
+    try:
+        signed_out = call(b.port, "DELETE", "/_allauth/app/v1/auth/session", None, auth)
+        _kill_workers(b)  # every process that knew of the lost invalidation dies before Redis is back
+    finally:
+        b.redis.thaw()
+    t0 = time.monotonic()
+    row = b.watch(
+        lambda: (
+            status_of(b.port, "GET", "/api/v1/me/", auth),
+            status_of(b.port, "GET", path, auth | {"If-None-Match": etag}),
+        ),
+        lambda s: s[0] == 200 or s[1] in (200, 304),
+        t0,
+        OUTAGE_SETTLE,
+    )
+    player = status_of(b.port, "POST", "/api/v1/players/", auth, {"name": "Late"})
+    row["note"] = (
+        f"sign-out answered {signed_out[0]}; answers are (/me, poll): stale = /me 200 or poll 304/200;"
+        f" right = 401; a player POSTed after the watch: {player}"
+    )
+    return row
+
+
+def _watch_all(b: Bench, asks: dict, t0: float) -> dict:
+    """b.watch of each of `asks` (name: (ask, stale)) at once, in threads, from the same t0."""
+    rows = {}
+    threads = [
+        threading.Thread(target=lambda n=name, a=ask, s=stale: rows.__setitem__(n, b.watch(a, s, t0, OUTAGE_SETTLE)))
+        for name, (ask, stale) in asks.items()
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    seen = Counter()
+    for row in rows.values():
+        seen.update(row["seen"])
+    return {
+        "window": max(row["window"] for row in rows.values()),
+        "stale": sum(row["stale"] for row in rows.values()),
+        "seen": dict(seen),
+        "gave_up": any(row["gave_up"] for row in rows.values()),
+        "note": "; ".join(f"{name}: {row['stale']} stale, last at {row['window']:.2f} s" for name, row in rows.items()),
+    }
+
+
+def scenario_j(b: Bench, club: dict) -> dict:
+    owner, book, game = club["owner"], club["book"], club["game"]
+    path = f"/api/v1/games/{game}/"
+    member, leaver = b.sign_up("restored-member"), b.sign_up("restored-leaver")
+    for who in (member, leaver):
+        invite = b.api("POST", f"/api/v1/scorebooks/{book}/invites/", {"role": "viewer"}, owner["token"], status=201)[2]
+        b.api("POST", f"/api/v1/invites/{invite['code']}/accept/", None, who["token"], status=200)
+    auths = {name: {"X-Session-Token": who["token"]} for name, who in (("o", owner), ("m", member), ("l", leaver))}
+    etags = {name: b.cached_etag(path, auth) for name, auth in auths.items()}
+    body = b.round_body(owner["token"], game)
+    if b.redis.cli("save").strip() != "OK":
+        return {"na": "SAVE failed"}
+    b.api("DELETE", f"/api/v1/scorebooks/{book}/members/{member['id']}/", None, owner["token"], status=204)
+    call(b.port, "DELETE", "/_allauth/app/v1/auth/session", None, auths["l"])
+    b.api("POST", f"{path}rounds/", body, owner["token"], status=201)
+    b.redis.kill()
+    b.redis = Redis(b.redis.port, b.redis.folder)  # from the dump saved before the writes
+    t0 = time.monotonic()
+
+    def poll(name):
+        return lambda: status_of(b.port, "GET", path, auths[name] | {"If-None-Match": etags[name]})
+
+    row = _watch_all(
+        b,
+        {
+            "removed member (right 404)": (poll("m"), lambda s: s in (200, 304)),
+            "signed out (right 401)": (poll("l"), lambda s: s in (200, 304)),
+            "old ETag (right 200)": (poll("o"), lambda s: s == 304),
+        },
+        t0,
+    )
+    return row
+
+
+def scenario_k(b: Bench, mode: str) -> dict:
+    user = b.sign_up(f"paused-{mode}")
+    game = b.new_game(user["token"])
+    path = f"/api/v1/games/{game}/"
+    auth = {"X-Session-Token": user["token"]}
+    etag = b.cached_etag(path, auth)
+    b.redis.cli("client", "pause", "3000", mode)
+    signed_out = call(b.port, "DELETE", "/_allauth/app/v1/auth/session", None, auth)
+    t0 = time.monotonic()
+    row = b.watch(
+        lambda: status_of(b.port, "GET", path, auth | {"If-None-Match": etag}),
+        lambda s: s in (200, 304),
+        t0,
+        OUTAGE_SETTLE,
+    )
+    row["note"] = f"CLIENT PAUSE 3000 {mode}; sign-out answered {signed_out[0]}; stale = 304 or 200; right = 401"
+    return row
+
+
+def scenario_n(b: Bench, club: dict) -> dict:
+    cookie = b.browser_session(club["owner"]["email"])
+    path = f"/games/{club['game']}/"
+
+    def pages() -> int:
+        return len(b.redis.cli("--scan", "--pattern", "*:page:*").split())
+
+    before, seen = pages(), Counter()
+    for port in range(10000, 10150):
+        seen[
+            status_of(b.port, "GET", path, {"Cookie": cookie, "Accept": "text/html", "Host": f"127.0.0.1:{port}"})
+        ] += 1
+    long = status_of(b.port, "GET", path, {"Cookie": cookie, "Accept": "text/html", "Host": "127.0.0.1:" + "9" * 4000})
+    made = pages() - before
+    return {
+        "window": 0.0,
+        "stale": made,
+        "seen": dict(seen),
+        "gave_up": False,
+        "note": f"stale = kept pages made by Host 127.0.0.1:10000 ... :10149 (one page is right); a 4,000-digit port: {long}",
+    }
+
+
+def _form_post(b: Bench, path: str, cookie: str, fields: dict) -> int:
+    from urllib.parse import urlencode
+
+    csrf = dict(part.split("=", 1) for part in cookie.split("; "))["csrftoken"]
+    connection = http.client.HTTPConnection("127.0.0.1", b.port, timeout=30)
+    try:
+        connection.request("POST", path, urlencode({"csrfmiddlewaretoken": csrf, **fields}),
+                           {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"})  # fmt: skip
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    finally:
+        connection.close()
+
+
+def scenario_o(b: Bench, club: dict) -> dict:
+    owner, book, game = club["owner"], club["book"], club["game"]
+    path = f"/api/v1/games/{game}/"
+    recorder = b.sign_up("recorder")
+    invite = b.api("POST", f"/api/v1/scorebooks/{book}/invites/", {"role": "scorer"}, owner["token"], status=201)[2]
+    b.api("POST", f"/api/v1/invites/{invite['code']}/accept/", None, recorder["token"], status=200)
+    b.api("POST", f"{path}rounds/", b.round_body(recorder["token"], game), recorder["token"], status=201)
+    if recorder["email"] not in json.dumps(b.api("GET", path, token=owner["token"], status=200)[2]):
+        return {"na": "the game's answer does not name its recorder"}
+    b.api("DELETE", f"/api/v1/scorebooks/{book}/members/{recorder['id']}/", None, recorder["token"], status=204)
+    if recorder["email"] not in json.dumps(b.api("GET", path, token=owner["token"], status=200)[2]):
+        return {"na": "the game's answer no longer names its recorder once they left"}  # kept again, naming them
+    cookie = b.browser_session(recorder["email"])
+    deleted = _form_post(b, "/me/delete/", cookie, {"confirm": recorder["email"]})
+    t0 = time.monotonic()
+
+    def named() -> bool:
+        try:
+            return recorder["email"] in json.dumps(
+                call(b.port, "GET", path, None, {"X-Session-Token": owner["token"]})[2]
+            )
+        except OSError:
+            return False
+
+    row = b.watch(named, bool, t0)
+    row["note"] = f"the account's deletion answered {deleted}; stale = the owner's GET of the game names the recorder"
+    return row
+
+
+class Proxy:
+    """A TCP relay on loopback to PostgreSQL; `cut()` drops every connection and stops listening."""
+
+    def __init__(self, target=("127.0.0.1", 5432)):
+        self.port, self.target, self.connections = free_port(), target, []
+        self.start()
+
+    def start(self):
+        self.listener = socket.create_server(("127.0.0.1", self.port))
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(self.target)
+            self.connections += [client, upstream]
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source, sink):
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                with contextlib.suppress(OSError):
+                    end.close()
+
+    def cut(self):
+        with contextlib.suppress(OSError):
+            self.listener.shutdown(socket.SHUT_RDWR)
+        self.listener.close()
+        for connection in self.connections:
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
+                connection.close()
+        self.connections = []
+
+
+TASKS = "django_tasks_database_dbtaskresult"
+
+
+def _enqueue(scorebook: int, status: str = "READY", worker: str | None = None) -> str:
+    """A ratings replay of `scorebook` in the database queue, as the app enqueues it (or as a killed
+    worker leaves it: RUNNING, naming a worker that is gone)."""
+    import uuid
+
+    import psycopg
+
+    pk = str(uuid.uuid4())
+    with psycopg.connect(DATABASE_URL, autocommit=True) as db:
+        db.execute(
+            f"INSERT INTO {TASKS} (id, status, enqueued_at, started_at, args_kwargs, priority, task_path, worker_ids,"
+            " queue_name, backend_name, run_after, exception_class_path, traceback) VALUES (%s, %s, now(),"
+            " CASE WHEN %s = 'RUNNING' THEN now() END, %s, 0, 'scorekeeper.tasks.replay_ratings', %s, 'default',"
+            " 'default', now(), '', '')",
+            [pk, status, status, json.dumps({"args": [scorebook], "kwargs": {}}), json.dumps([worker] if worker else [])],
+        )  # fmt: skip
+    return pk
+
+
+def _query(sql: str, args=()):
+    import psycopg
+
+    with psycopg.connect(DATABASE_URL, autocommit=True) as db:
+        return db.execute(sql, args).fetchone()
+
+
+class Worker:
+    """The Procfile's worker line of the tree, on `database_url`."""
+
+    def __init__(self, b: Bench, database_url: str):
+        line = procfile(b.app.tree, "worker")
+        self.log = (b.app.work / "worker.log").open("a")
+        self.process = subprocess.Popen(
+            ["bash", "-c", f"exec {line}"], cwd=b.app.tree, env=b.app.env | {"DATABASE_URL": database_url},
+            stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+
+    def stop(self):
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        self.log.close()
+
+
+def _done_within(b: Bench, task: str, t0: float) -> float | None:
+    while time.monotonic() - t0 <= b.give_up:
+        if _query(f"SELECT status FROM {TASKS} WHERE id = %s", [task])[0] == "SUCCESSFUL":
+            return time.monotonic() - t0
+        time.sleep(0.1)
+    return None
+
+
+def scenario_p(b: Bench, club: dict) -> dict:
+    proxy = Proxy()
+    worker = Worker(b, DATABASE_URL.replace(":5432/", f":{proxy.port}/"))
+    try:
+        if _done_within(b, _enqueue(club["book"]), time.monotonic()) is None:
+            return {"na": "the worker never ran a task before the outage"}
+        proxy.cut()
+        time.sleep(2.4)
+        proxy.start()
+        t0 = time.monotonic()
+        done = _done_within(b, _enqueue(club["book"]), t0)
+        alive = worker.process.poll() is None
+    finally:
+        worker.stop()
+        proxy.cut()
+    return {
+        "window": done if done is not None else time.monotonic() - t0,
+        "stale": 0 if done is not None else 1,
+        "seen": {"worker alive after": alive},
+        "gave_up": done is None,
+        "note": "window = from the database's return until a task queued then has run; stale = 1 if it never ran",
+    }
+
+
+def scenario_q(b: Bench, club: dict) -> dict:
+    book, game = club["book"], club["game"]
+    _query(
+        "UPDATE scorekeeper_scorebook SET ratings_pending_at = now() - interval '1 day', ratings_pending_game = %s"
+        " WHERE id = %s RETURNING id",
+        [game, book],
+    )
+    _query(f"DELETE FROM {TASKS} WHERE status = 'READY' RETURNING 1")  # nothing else would clear the mark
+    task = _enqueue(book, "RUNNING", worker="killed-mid-replay")  # what a worker killed mid-replay leaves
+    t0 = time.monotonic()
+    worker = Worker(b, DATABASE_URL)
+    try:
+        done = _done_within(b, task, t0)
+        updating = _query("SELECT ratings_pending_game IS NOT NULL FROM scorekeeper_scorebook WHERE id = %s", [book])[0]
+    finally:
+        worker.stop()
+    return {
+        "window": done if done is not None else time.monotonic() - t0,
+        "stale": 0 if done is not None else 1,
+        "seen": {"scorebook still updating": updating},
+        "gave_up": done is None,
+        "note": "window = from the worker's start until the RUNNING replay a killed worker left has run",
     }
 
 
@@ -666,6 +1035,15 @@ SCENARIOS = {
     "f": "round saved, Redis frozen: old ETag",
     "g": "round, Redis down, empty restart",
     "h": "worker killed mid-POST: retry 409s",
+    "i": "N1 sign-out, Redis frozen, workers killed",
+    "j": "N1 restart from a snapshot: 3 polls",
+    "k": "N5 sign-out, CLIENT PAUSE WRITE",
+    "l": "N5 sign-out, CLIENT PAUSE ALL",
+    "m": "N9 worker frozen mid-POST: retry 409s",
+    "n": "N2 150 Host ports: kept pages made",
+    "o": "N6 recorder left, then deleted: named",
+    "p": "N7 worker, 2.4 s database outage",
+    "q": "N8 replay left RUNNING by a killed worker",
 }
 
 
@@ -678,7 +1056,8 @@ def run(tree: Path, only: str, trials: int, give_up: float) -> None:
     results = {}
     started = time.monotonic()
     try:
-        redis = Redis()
+        (work / "redis").mkdir()
+        redis = Redis(folder=work / "redis")
         fresh_database()
         app = App(tree, redis, work)
         app.release()
@@ -699,6 +1078,15 @@ def run(tree: Path, only: str, trials: int, give_up: float) -> None:
             "f": lambda: scenario_f(bench, club),
             "g": lambda: scenario_g(bench, club),
             "h": lambda: scenario_h(bench, club),
+            "i": lambda: scenario_i(bench),
+            "j": lambda: scenario_j(bench, club),
+            "k": lambda: scenario_k(bench, "write"),
+            "l": lambda: scenario_k(bench, "all"),
+            "m": lambda: scenario_h(bench, club, signal.SIGSTOP),
+            "n": lambda: scenario_n(bench, club),
+            "o": lambda: scenario_o(bench, club),
+            "p": lambda: scenario_p(bench, club),
+            "q": lambda: scenario_q(bench, club),
         }
         for letter in only:
             if not app.healthy_cache():
@@ -745,13 +1133,16 @@ def run(tree: Path, only: str, trials: int, give_up: float) -> None:
 
 
 def main() -> None:
+    global DATABASE, DATABASE_URL
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tree", type=Path, default=ROOT, help="the checkout to serve (default: this one)")
-    parser.add_argument("--only", default="abcdefgh", help="the scenarios to run, by letter")
+    parser.add_argument("--only", default="".join(SCENARIOS), help="the scenarios to run, by letter")
+    parser.add_argument("--database", default=DATABASE, help="the PostgreSQL database to make (and drop)")
     parser.add_argument("--trials", type=int, default=12, help="trials of c and d")
     parser.add_argument("--give-up", type=float, default=70.0, help="seconds a watch lasts at most")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # the finally clauses stop what was started
+    DATABASE, DATABASE_URL = args.database, f"postgres://postgres@127.0.0.1:5432/{args.database}"
     run(args.tree.resolve(), args.only, args.trials, args.give_up)
 
 

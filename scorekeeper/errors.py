@@ -1,5 +1,5 @@
 """Errors a write can raise, whatever asked for it: callers turn InvalidInput into a 400 (or a form
-error), Conflict into a 409 and Forbidden into a 403."""
+error), Conflict into a 409, Gone into a 404 and Forbidden into a 403."""
 
 from dataclasses import dataclass, field
 
@@ -29,6 +29,18 @@ class Conflict(ScoreKeepingError):
 
     message: str
     code: str = "conflict"
+
+    def __str__(self):
+        return self.message
+
+
+@dataclass
+class Gone(ScoreKeepingError):
+    """What the request names was there when it came and is gone now (merged or deleted meanwhile
+    by a request that held it first): a 404, as if it had never been there."""
+
+    message: str
+    code: str = "not_found"
 
     def __str__(self):
         return self.message

@@ -471,8 +471,13 @@ class SeatChangeForm(forms.Form):
         coerce=int, required=False, widget=forms.RadioSelect, empty_value=None, label=gettext_lazy("Whose seat?")
     )
     after = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=gettext_lazy("Sits after"))
+    join_total = forms.ChoiceField(
+        required=False, widget=forms.RadioSelect, label=gettext_lazy("They start with")
+    )  # fmt: skip
 
-    def __init__(self, *args, kind: str, seated: list, others: list, **kwargs):
+    def __init__(self, *args, kind: str, seated: list, others: list, openings: dict | None = None, **kwargs):
+        """`openings`: what a joiner would start with under each join option (rules.seating.opening_totals),
+        when the game has rounds; the game's own option comes as the field's initial value."""
         super().__init__(*args, **kwargs)
         self.kind = kind
         at_table = [(seat.player_id, seat.player.name) for seat in seated]
@@ -486,6 +491,14 @@ class SeatChangeForm(forms.Form):
             self.fields["name"].label = _("A new player's name")
         self.fields["replaces"].choices = at_table
         self.fields["after"].choices = [("", _("Last")), *at_table]
+        if kind == "join" and openings:
+            words = dict(JOIN_TOTAL_CHOICES)
+            self.fields["join_total"].choices = [
+                (option, _("{option}: {total}").format(option=words[option], total=total))
+                for option, total in openings.items()
+            ]
+        else:
+            del self.fields["join_total"]
         if kind == "leave":
             del self.fields["name"], self.fields["replaces"], self.fields["after"]
         elif kind == "join":

@@ -73,6 +73,7 @@ MIDDLEWARE = [
     # A game's poll answered 304 from the shared cache, before sessions or views (scorekeeper.http.polls).
     "scorekeeper.http.polls.CachedPollMiddleware",
     "scorekeeper.transfer.ImportSizeMiddleware",  # an import over IMPORT_MAX_BYTES: 413 before it is read
+    "scorekeeper.http.photos.PhotoUploadMiddleware",  # a photo to count: too long refused, the rest kept in memory
     "scorekeeper.http.errors.JsonBodyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # X-Account on every answer that varies by session: whose page the service worker keeps.
@@ -124,6 +125,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the lock when their transaction starts, so two phones recording the
     # same round queue up instead of failing half-way with "database is locked".
     DATABASES["default"].setdefault("OPTIONS", {}).update({"transaction_mode": "IMMEDIATE", "timeout": 20})
+# PostgreSQL ends a session that sits in a transaction doing nothing for IDLE_IN_TRANSACTION_MS (a
+# web worker frozen or stalled mid-request, a task worker stuck): the game's row lock and the
+# Idempotency-Key it claimed (which names that session) are free again within seconds instead of
+# waiting for gunicorn's timeout; and a statement waits for a lock at most LOCK_TIMEOUT_MS, then
+# answers 503 with Retry-After. No request of ours sits in its own transaction doing nothing.
+IDLE_IN_TRANSACTION_MS = int(os.environ.get("IDLE_IN_TRANSACTION_MS", "5000"))
+LOCK_TIMEOUT_MS = int(os.environ.get("LOCK_TIMEOUT_MS", "15000"))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
+        f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_MS} -c lock_timeout={LOCK_TIMEOUT_MS}"
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Cache: Redis when REDIS_URL is set, the database otherwise. Either way every worker shares it,
@@ -159,6 +171,10 @@ ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
 # The live view's limit per client address and link (see scorekeeper.reads.live.retry_after).
 LIVE_REQUESTS_PER_MINUTE = int(os.environ.get("LIVE_REQUESTS_PER_MINUTE", "300"))
 
+# Photos one account may count a minute (POST /api/v1/hands/count/, scorekeeper.http.photos): a hand
+# is a photo or two, so a table of eight counting every round stays far below it.
+HAND_COUNTS_PER_MINUTE = int(os.environ.get("HAND_COUNTS_PER_MINUTE", "30"))
+
 # What one import over the web may hold (the page's upload and POST /api/v1/import/): more is a 413
 # that points to `manage.py import_games`, which has no limit. A request stays well inside a
 # worker's timeout (bench/import.py times 1,000 games). Django reads a request body of up to the
@@ -171,7 +187,7 @@ IMPORT_MAX_BYTES = 5 * 1024 * 1024
 IMPORT_MAX_ENTRIES = 40_000
 DATA_UPLOAD_MAX_MEMORY_SIZE = IMPORT_MAX_BYTES
 # One download holds at most this many games (`manage.py export_games` writes any number), and an
-# account runs one import or export at a time: no request holds a worker for long (API.md).
+# account runs one import or export at a time: no request holds a worker for long (docs/api.md).
 EXPORT_MAX_GAMES = 1000
 TRANSFER_LOCK_SECONDS = 60
 
@@ -221,14 +237,14 @@ if MAIL_BACKEND.endswith("smtp.EmailBackend"):
         "password": os.environ.get("SMTP_PASSWORD", ""),
         "use_tls": env_bool("SMTP_TLS"),
     }
-# Mail is queued as a task (accounts.tasks) and sent by `manage.py db_worker` (the Procfile's
+# Mail is queued as a task (accounts.tasks) and sent by `manage.py task_worker` (the Procfile's
 # worker), tried again after each delay below when the mail server is unreachable. `make run`
 # uses the immediate backend: no worker needed on a laptop.
 TASKS = {"default": {"BACKEND": os.environ.get("TASK_BACKEND", "django_tasks_db.DatabaseBackend")}}
 MAIL_RETRY_SECONDS = [60, 300, 900, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 24 * 3600]
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Chicken Foot Scorekeeper <noreply@localhost>")
 
-# REST API v1 (../shared/API.md): app token or browser session; 401 without either.
+# REST API v1 (docs/api.md): app token or browser session; 401 without either.
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "scorekeeper.api.authentication.SessionTokenAuthentication",

@@ -1,4 +1,4 @@
-"""Work done outside the request, by the worker (`manage.py db_worker`)."""
+"""Work done outside the request, by the worker (`manage.py task_worker`)."""
 
 from django.tasks import task
 

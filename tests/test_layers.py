@@ -15,6 +15,8 @@ FORBIDDEN = {
     "services": ("selectors", "reads", "views", "api", "http"),
     "selectors": ("reads", "views", "api", "http"),
     "reads": ("views", "api"),
+    # the vision room is pure like rules/: nothing of ours but rules/ (tests/vision checks no Django)
+    "vision": ("models", "caches", "services", "selectors", "reads", "views", "api", "http", "forms", "transfer"),
 }
 
 

@@ -1,5 +1,5 @@
 """Everything that reads a game follows its seat changes: player figures, the leaderboard, head to
-head and ratings (RULES.md, "Seats that change during a game": figures and ratings)."""
+head and ratings (docs/architecture.md, "What reads a game follows its seats")."""
 
 import importlib
 import random

@@ -1,4 +1,4 @@
-"""Turns domain errors into the status codes of the API contract (400, 409, 412, 422)."""
+"""Turns domain errors into the status codes of the API contract (400, 404, 409, 412, 422)."""
 
 from django.db.models import ProtectedError, RestrictedError
 from django.utils.translation import gettext, gettext_lazy
@@ -7,7 +7,7 @@ from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from scorekeeper.errors import Conflict, Forbidden, InvalidInput
+from scorekeeper.errors import Conflict, Forbidden, Gone, InvalidInput
 from scorekeeper.rules.game import RULE_FIELDS
 
 OPTION_FIELDS = set(RULE_FIELDS) - {"tile_set"}  # sent inside "rules"
@@ -39,6 +39,8 @@ def handle(exc, context):
         return Response(_invalid_body(exc, context), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, Forbidden):
         return Response({"detail": exc.message, "code": exc.code}, status=status.HTTP_403_FORBIDDEN)
+    if isinstance(exc, Gone):
+        return Response({"detail": exc.message, "code": exc.code}, status=status.HTTP_404_NOT_FOUND)
     if isinstance(exc, Conflict):
         if exc.code != "stale":
             return Response({"detail": exc.message, "code": exc.code}, status=status.HTTP_409_CONFLICT)
@@ -62,8 +64,11 @@ def _invalid_body(exc: InvalidInput, context) -> dict:
     """Field errors in DRF's shape, plus for a round a list naming entry, player and rule."""
     if not exc.round_errors:
         body: dict = {}
+        request = context.get("request")
+        sent = request.data if request is not None and isinstance(getattr(request, "data", None), dict) else {}
         for field, messages in exc.errors.items():
-            target = body.setdefault("rules", {}) if field in OPTION_FIELDS else body
+            # An option is named inside "rules", unless the body sent it at its top (a seat's join_total).
+            target = body.setdefault("rules", {}) if field in OPTION_FIELDS and field not in sent else body
             target[field] = messages
         return body
     request = context.get("request")

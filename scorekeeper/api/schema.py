@@ -9,7 +9,7 @@ A postprocessing hook (settings.SPECTACULAR_SETTINGS) that:
   (`oneOf` with a null-only schema, not `allOf` beside `nullable`, which they read as "never null");
 - marks what a PATCH cannot do without (a member's `role`; at least one field of a game's (name,
   night, casual) or a scorebook's (name, time zone)), and so its body too: the server refuses such a
-  PATCH without one (400 naming the field), as API.md has a PATCH change something; a player's PATCH,
+  PATCH without one (400 naming the field), as docs/api.md has a PATCH change something; a player's PATCH,
   whose fields are all optional, keeps an optional body;
 - bounds a round's list of entries (1 to 50).
 """

@@ -2,7 +2,21 @@ from django.urls import path
 
 from scorekeeper import converters  # noqa: F401 - registers <id:...>
 
-from .views import events, games, live, nights, players, reports, rounds, scorebooks, seasons, seats, story, transfer
+from .views import (
+    events,
+    games,
+    hands,
+    live,
+    nights,
+    players,
+    reports,
+    rounds,
+    scorebooks,
+    seasons,
+    seats,
+    story,
+    transfer,
+)
 
 app_name = "api"
 
@@ -44,5 +58,6 @@ urlpatterns = [
     path("nights/<id:pk>/share/", nights.NightShare.as_view(), name="night-share"),
     path("live/nights/<str:token>/", nights.LiveNightView.as_view(), name="night-live"),
     path("live/nights/<str:token>/events/", events.LiveNightEvents.as_view(), name="night-live-events"),
+    path("hands/count/", hands.HandCount.as_view(), name="hand-count"),
     path("invites/<str:code>/accept/", scorebooks.InviteAccept.as_view(), name="invite-accept"),
 ]

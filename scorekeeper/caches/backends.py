@@ -47,14 +47,28 @@ class Unavailable(Exception):
     """Redis did not answer a call that must not fall back (or is left alone for a pause)."""
 
 
+# Connections this process has made to Redis: a new one may reach another Redis than the last (a
+# restart, a failover), so caches.kept trusts nothing read on it before it checks again.
+CONNECTIONS = 0
+
+
+def _connected(connection) -> None:
+    """redis-py's hook when a connection is made, instead of its own (which it calls)."""
+    global CONNECTIONS
+    connection.on_connect()
+    CONNECTIONS += 1
+
+
 class SharedClients(RedisCacheClient):
     """Django's Redis client maker, keeping one client per connection pool. Django makes a new
     `redis.Redis` for every call, and each builds its table of reply parsers: about 0.2 ms, half
-    of what a poll answered from the cache cost (a client is safe to share between threads)."""
+    of what a poll answered from the cache cost (a client is safe to share between threads).
+    Each connection it makes is counted (CONNECTIONS)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._clients = {}
+        self._pool_options.setdefault("redis_connect_func", _connected)
 
     def get_client(self, key=None, *, write=False):
         pool = self._get_connection_pool(write)
@@ -130,6 +144,32 @@ class RedisWithFallback(RedisCache):
             raise Unavailable(str(error)) from error
         self._down_until = 0.0
         return value
+
+    def identity(self, applied_key: str, beat_key: str) -> tuple[str, int]:
+        """This Redis's run_id (new at every start: a restart from a snapshot, a replica promoted)
+        and the note its epoch last moved past (caches.kept), with a write that must be answered at
+        once (a Redis holding writes back is not trusted): one round trip, Unavailable on failure."""
+
+        def call():
+            made = self.make_and_validate_key
+            pipe = self._cache.get_client(None, write=True).pipeline(transaction=False)
+            pipe.info("server")
+            pipe.get(made(applied_key))
+            pipe.set(made(beat_key), 1, ex=60)
+            info, applied, _ = pipe.execute()
+            return info["run_id"], int(applied or 0)
+
+        return self._strict(call)
+
+    def apply_note(self, epoch_key: str, applied_key: str, note: int) -> None:
+        """Move the epoch on and remember `note` as applied, unless it was applied already."""
+        made = self.make_and_validate_key
+
+        def call():
+            client = self._cache.get_client(None, write=True)
+            client.eval(_APPLY_NOTE, 2, made(epoch_key), made(applied_key), note)
+
+        self._strict(call)
 
     def look(self, keys: list[str], create: dict, pointer: str | None, prefix: str, follow_create, timeout: int):
         """The values of `keys` (each key of `create` set to its value first when missing), and the
@@ -265,6 +305,16 @@ if index > 0 and reply[index] then
 end
 reply[#KEYS + 1] = followed
 return reply
+"""
+
+
+# KEYS: the epoch, the note applied last; ARGV: the newest note.
+_APPLY_NOTE = """
+if tonumber(redis.call('GET', KEYS[2]) or '0') ~= tonumber(ARGV[1]) then
+  redis.call('INCR', KEYS[1])
+  redis.call('SET', KEYS[2], ARGV[1])
+end
+return 1
 """
 
 

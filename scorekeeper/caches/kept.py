@@ -18,10 +18,16 @@ replaces a stamp after its commit, so the entry is born stale and never trusted:
 invalidation against a full request remembering access cannot let a 304 through.
 
 The stamps are taken away by one module only, `caches.rule` (a write announces what it changed).
-When that cannot reach Redis, the epoch is moved on as soon as Redis answers again (`mend`): every
-entry names the epoch it was written in, so none written before is trusted after. The kept store
-never falls back to the database's cache (an entry kept there in an earlier outage could be one a
-sign-out took away since): while Redis is unreachable, every poll takes the full path.
+What says "no longer trusted" never lives only in Redis or in a process: when a write cannot reach
+Redis, it leaves a durable note in the database (`CacheNote`, committed with the write), and a Redis
+this app has not seen before (restarted, restored from a snapshot, a replica promoted: its run_id)
+is noted too. Every entry names the epoch it was written in, and the first process to reach Redis
+again moves the epoch on past every note (`trusted`), so nothing written before is trusted after,
+even when the process that made the write died meanwhile. A process trusts what it reads only under
+a check of Redis and the notes less than REFRESH seconds old, made with a write Redis answered at
+once (a Redis holding writes back is not trusted). The kept store never falls back to the
+database's cache (an entry kept there in an earlier outage could be one a sign-out took away
+since): while Redis is unreachable, every poll takes the full path.
 """
 
 import functools
@@ -35,6 +41,8 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.core import cache as django_cache
+
+from . import backends
 
 logger = logging.getLogger(__name__)
 
@@ -201,7 +209,9 @@ MEND_EVERY = 0.2  # seconds between tries while Redis does not answer
 
 def forget(keys: list[str]) -> None:
     """Take `keys` away; when the cache cannot be told, nothing it holds is trusted until it can
-    be (the epoch moves on as soon as it answers: `mend`)."""
+    be: a durable note (CacheNote, committed with the write when there is one) that the first
+    process to reach Redis again applies (`trusted`), or, for a cache without notes or when the
+    database cannot take the note either, a move of the epoch as soon as the cache answers (`mend`)."""
     if not keys:
         return
     cache = _cache()
@@ -209,7 +219,117 @@ def forget(keys: list[str]) -> None:
         (getattr(cache, "strict_delete_many", None) or cache.delete_many)(keys)
     except Exception:
         logger.warning("kept entries could not be forgotten: the epoch moves on", exc_info=True)
-        mend()
+        distrust()
+        if not (hasattr(cache, "identity") and _note()):
+            mend()
+
+
+def _note() -> bool:
+    """Write a CacheNote of a write Redis was not told of; whether the database took it."""
+    from django.db import transaction
+
+    from scorekeeper.models import CacheNote
+
+    try:
+        with transaction.atomic():  # a savepoint inside the write's transaction: committed with it
+            CacheNote.objects.create()
+        return True
+    except Exception:
+        logger.warning("no note of the lost invalidation could be written", exc_info=True)
+        return False
+
+
+# Trust. The stamps in Redis are only as current as Redis itself: a write that could not reach it
+# (a pause, a freeze, an outage) leaves stamps it meant to take away, and a Redis restarted from a
+# snapshot or a replica promoted in its place holds stamps and entries from before writes that
+# took them away. So a process trusts what it reads from Redis only while a check sent less than
+# REFRESH seconds ago found (in one round trip and one query): the Redis it knew (its run_id, as
+# the last identity note in the database names it: a new one is noted, which moves the epoch on),
+# every note applied (the epoch moved on past the newest: entries of an earlier epoch are never
+# trusted), and a write answered at once (a Redis holding writes back, CLIENT PAUSE or a freeze,
+# is not trusted). A new connection to Redis (a restart, a failover) ends the trust at once.
+# A poll checks before its read (`trusted`, which may run the check) and after it (`still_trusted`).
+
+REFRESH = 0.25  # seconds a check stands: the bound on a stale answer after a lost invalidation
+RETRY = 0.5  # seconds after a failed check before the next (meanwhile polls take the full way)
+
+_trusting = threading.Lock()
+_until = 0.0  # time.monotonic() until which the last check stands
+_retry_at = 0.0
+_connections = 0  # backends.CONNECTIONS when the last check was made
+
+
+def applied_key() -> str:
+    """The newest CacheNote this Redis's epoch has moved past."""
+    return f"{space()}:noted"
+
+
+def beat_key() -> str:
+    """What a check writes: a Redis that holds writes back does not answer it."""
+    return f"{space()}:beat"
+
+
+def distrust() -> None:
+    """Trust nothing read from Redis until the next check (this process)."""
+    global _until
+    _until = 0.0
+
+
+def still_trusted() -> bool:
+    """Whether the last check still stands and no new connection was made since (no check run)."""
+    return (time.monotonic() < _until and _connections == backends.CONNECTIONS) or not hasattr(_cache(), "identity")
+
+
+def trusted() -> bool:
+    """Whether what this process reads from the cache now may be trusted, checked again when the
+    last check is older than REFRESH (see above). A cache of this process's own, or the database's
+    table, is its own truth: always."""
+    if still_trusted():
+        return True
+    now = time.monotonic()
+    if now < _retry_at:
+        return False
+    from django.db import connection
+
+    if connection.in_atomic_block:  # a note made here would be rolled back with someone's write
+        return False
+    with _trusting:
+        return still_trusted() or _check()
+
+
+def _check() -> bool:
+    global _until, _retry_at, _connections
+    from scorekeeper.models import CacheNote
+
+    cache, sent = _cache(), time.monotonic()
+    try:
+        run_id, applied = cache.identity(applied_key(), beat_key())
+        newest, known = _notes(CacheNote._meta.db_table)
+        if known != run_id:
+            logger.warning("kept entries: Redis %s is new here, nothing it held before is trusted", run_id)
+            newest = CacheNote.objects.create(redis=run_id).pk
+        if newest != applied:  # newer notes; or older ones only (the database went back): moved on all the same
+            cache.apply_note(epoch_key(), applied_key(), newest)
+            CacheNote.objects.filter(pk__lt=newest).exclude(redis=run_id).delete()  # applied: kept no longer
+    except Exception:
+        logger.warning("kept entries not trusted: the cache could not be checked", exc_info=True)
+        _until, _retry_at = 0.0, time.monotonic() + RETRY
+        return False
+    _until, _connections = sent + REFRESH, backends.CONNECTIONS
+    return True
+
+
+def _notes(table: str) -> tuple[int, str | None]:
+    """The newest note's number, and the run_id of the newest identity note: one query."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT (SELECT MAX(id) FROM {table}),"  # the model's own table name
+            f" (SELECT redis FROM {table} WHERE redis <> '' ORDER BY id DESC LIMIT 1)"
+        )
+        newest, known = cursor.fetchone()
+    return newest or 0, known
 
 
 def mend() -> None:
@@ -279,7 +399,7 @@ class Fence:
             return
         key = account_key(user_pk)
         found = quietly(look, [key], {key: new_stamp()})
-        if found is None:
+        if found is None or not still_trusted():
             self.usable = False
             return
         self.user, self.account_stamp = user_pk, found[0].get(key)
@@ -292,7 +412,7 @@ class Fence:
             return
         key = game_key(pk)
         found = quietly(look, [key], {key: new_stamp()})
-        if found is None:
+        if found is None or not still_trusted():
             self.usable = False
             return
         self.game, self.game_stamp, self.learned = pk, found[0].get(key), True
@@ -313,8 +433,10 @@ def fence(*, session: str | None = None, game: int | None = None, fetch=()) -> F
         pointer = session_user_key(session)
         keys += [session_key(session), pointer]
         create[session_key(session)] = new_stamp()
-    result = quietly(look, keys, create, pointer, account_key(), new_stamp() if session else None)
-    if result is None:
+    result = (
+        quietly(look, keys, create, pointer, account_key(), new_stamp() if session else None) if trusted() else None
+    )
+    if result is None or not still_trusted():
         return Fence(session=session, game=game)
     found, account_stamp = result
     user = found.get(pointer) if session else None
@@ -334,8 +456,8 @@ def fence(*, session: str | None = None, game: int | None = None, fetch=()) -> F
 def link_fence(selector: str) -> Fence:
     """fence() for a live link: the game it opens is followed from the link's selector when known."""
     keys = [epoch_key(), link_game_key(selector)]
-    result = quietly(look, keys, None, link_game_key(selector), game_key(), new_stamp())
-    if result is None:
+    result = quietly(look, keys, None, link_game_key(selector), game_key(), new_stamp()) if trusted() else None
+    if result is None or not still_trusted():
         return Fence()
     found, game_stamp = result
     game = found.get(link_game_key(selector))
@@ -404,8 +526,10 @@ def poll_keys(session: str, pk: int, kind: str = "member") -> tuple[list[str], i
 
 def member_entry(session: str, pk: int, kind: str = "member"):
     """The trusted entry of `session` for game `pk` (a member's, or `kind` "sheet"), or None."""
+    if not trusted():
+        return None
     result = quietly(peek, *poll_keys(session, pk, kind))
-    if result is None:
+    if result is None or not still_trusted():
         return None
     (epoch, session_stamp, user, game_stamp, entry), account_stamp = result
     now = (epoch or 0, session_stamp, account_stamp, game_stamp)
@@ -420,7 +544,7 @@ def link_entry(found: list, game_stamp) -> tuple | None:
     epoch, entry = found
     if entry is None or game_stamp is None or entry[0] != (epoch or 0) or entry[3] != game_stamp:
         return None
-    return entry
+    return entry if still_trusted() else None  # the poll asked trusted() before its read
 
 
 # Club nights. A night's kept polls (a member's API poll, its live link's JSON and page body) are
@@ -476,7 +600,7 @@ def _game_stamps(fence: NightFence) -> None:
         return
     keys = [game_key(pk) for pk in fence.games]
     found = quietly(look, keys, {key: new_stamp() for key in keys})
-    if found is None:
+    if found is None or not still_trusted():
         fence.usable = False
         return
     fence.game_stamps = tuple(found[0].get(key) for key in keys)
@@ -491,8 +615,10 @@ def night_fence(*, night: int, session: str | None = None) -> NightFence:
         pointer = session_user_key(session)
         keys += [session_key(session), pointer]
         create[session_key(session)] = new_stamp()
-    result = quietly(look, keys, create, pointer, account_key(), new_stamp() if session else None)
-    if result is None:
+    result = (
+        quietly(look, keys, create, pointer, account_key(), new_stamp() if session else None) if trusted() else None
+    )
+    if result is None or not still_trusted():
         return NightFence(session=session, night=night)
     found, account_stamp = result
     user = found.get(pointer) if session else None
@@ -563,7 +689,12 @@ def _games_current(games, stamps) -> bool:
     if not games:
         return True
     now = quietly(get_many, [game_key(pk) for pk in games])
-    return now is not None and tuple(now.get(game_key(pk)) for pk in games) == tuple(stamps) and None not in stamps
+    return (
+        now is not None
+        and still_trusted()
+        and tuple(now.get(game_key(pk)) for pk in games) == tuple(stamps)
+        and None not in stamps
+    )
 
 
 def night_member_entry(session: str, pk: int):
@@ -571,8 +702,10 @@ def night_member_entry(session: str, pk: int):
     base, who = space(), digest(session)
     keys = [f"{base}:epoch", f"{base}:session:{who}", f"{base}:session-user:{who}", f"{base}:night:{pk}",
             f"{base}:night-member:{who}:{pk}"]  # fmt: skip
+    if not trusted():
+        return None
     result = quietly(peek, keys, 2, f"{base}:account:")
-    if result is None:
+    if result is None or not still_trusted():
         return None
     (epoch, session_stamp, user, night_stamp, entry), account_stamp = result
     now = (epoch or 0, session_stamp, account_stamp, user, night_stamp)
@@ -587,4 +720,4 @@ def night_link_entry(found: list, night_stamp):
     epoch, entry = found
     if entry is None or night_stamp is None or entry[0] != (epoch or 0) or entry[3] != night_stamp:
         return None
-    return entry if _games_current(entry[4], entry[5]) else None
+    return entry if still_trusted() and _games_current(entry[4], entry[5]) else None

@@ -17,6 +17,8 @@ kept entries that forgets (caches.kept explains how an entry earns trust).
 | a ratings replay (its games' rating moves, new versions)| the replayed games' stamps, answers, pages |
 | a sign-out                                             | the session's stamp                        |
 | a new password, an account switched off or deleted     | the account's stamp (every session of it)  |
+| an account deleted                                     | also its scorebooks' games, and every game |
+|                                                        | it recorded or started in (left or not)    |
 | a new player, scorebook, invite (nothing shown yet)    | nothing                                    |
 | a season created, changed, deleted                     | nothing: season tables are read in full    |
 | a night renamed or moved to another day, deleted       | the night's stamp (its kept polls with it) |
@@ -39,7 +41,9 @@ back only cost some polls their shortcut.
 After the commit the change is also published to the open streams it touches (caches.push): a
 stream only hears that something of its own changed and reads it again through the GET's code.
 
-When the cache cannot be told, the epoch moves on as soon as it answers (caches.kept.forget).
+When the cache cannot be told, the write leaves a durable note (models.CacheNote, committed with
+it), and the first process to reach Redis again moves the epoch on past it; a Redis restarted
+or restored from a snapshot (a new run_id) is noted the same way (caches.kept.forget, trusted).
 A test (tests/test_caching_rule.py) finds every public write of `services/` and proves it
 announces, so a new write that does not fails the suite.
 """

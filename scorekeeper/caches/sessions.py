@@ -17,9 +17,11 @@ class SessionStore(cached_db.SessionStore):
 
     def _stamps(self, session_key: str) -> tuple | None:
         """The epoch and the session's stamp (made when missing), with the copy: one round trip."""
+        if not kept.trusted():
+            return None
         keys = [kept.epoch_key(), kept.session_key(session_key), self._copy_key(session_key)]
         found = kept.quietly(kept.look, keys, {kept.session_key(session_key): kept.new_stamp()})
-        if found is None:
+        if found is None or not kept.still_trusted():
             return None
         values = found[0]
         return (values.get(kept.epoch_key(), 0), values.get(kept.session_key(session_key))), values.get(keys[2])

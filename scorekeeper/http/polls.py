@@ -105,6 +105,8 @@ def live_poll(request, token: str, page: bool):
     selector, verifier = token[:LIVE_SELECTOR_LENGTH], token[LIVE_SELECTOR_LENGTH:]
     # One round trip: the budget counted, the epoch and the link, and the game's stamp it points to.
     counter, window, _left = live.budget_key(request, token)
+    if not kept.trusted():  # before the read (caches.kept): the full path counts the budget
+        return None
     found = kept.quietly(
         backends.hit_then_follow,
         kept._cache(),
@@ -158,6 +160,8 @@ def night_live_poll(request, token: str, page: bool):
         return None  # a signed-in viewer's page names their account (X-Account): the full path
     selector, verifier = token[:LIVE_SELECTOR_LENGTH], token[LIVE_SELECTOR_LENGTH:]
     counter, window, _left = live.budget_key(request, token)
+    if not kept.trusted():  # before the read (caches.kept): the full path counts the budget
+        return None
     found = kept.quietly(
         backends.hit_then_follow,
         kept._cache(),

@@ -5,6 +5,7 @@ round, two rounds with one number, negative pips, a score that is not pips plus
 penalty, a player deleted while seated in a game.
 """
 
+from .caches import CacheNote
 from .common import (
     INVITE_LIFETIME,
     SCORING_ROLES,
@@ -63,6 +64,7 @@ __all__ = [
     "TIE_BREAK_CHOICES",
     "TILE_SET_CHOICES",
     "TRASH_DAYS",
+    "CacheNote",
     "DoubleRecord",
     "Entry",
     "Game",

@@ -318,6 +318,8 @@ class SeatChange(models.Model):
     kind = models.CharField(max_length=10, choices=KIND_CHOICES)
     player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="+")
     replaces = models.ForeignKey(Player, null=True, blank=True, on_delete=models.RESTRICT, related_name="+")
+    # A joiner's opening total chosen at the door when it differs from the game's option ("": the option).
+    join_total = models.CharField(max_length=8, blank=True, default="", choices=JOIN_TOTAL_CHOICES)
     made_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                 related_name="+")  # fmt: skip
     created_at = models.DateTimeField(auto_now_add=True)
@@ -333,13 +335,17 @@ class SeatChange(models.Model):
                 condition=Q(kind="take_over", replaces__isnull=False) | ~Q(kind="take_over") & Q(replaces__isnull=True),
                 name="seat_change_replaces_only_a_take_over",
             ),
+            models.CheckConstraint(
+                condition=Q(join_total="") | Q(kind="join", join_total__in=JoinTotal.CHOICES),
+                name="seat_change_join_total_only_a_join",
+            ),
         ]
 
     def __str__(self):
         return f"{self.kind} {self.player_id} after round {self.after} of {self.game_id}"
 
     def as_rule(self) -> SeatChangeRule:
-        return SeatChangeRule(self.kind, self.player_id, self.after, self.replaces_id)
+        return SeatChangeRule(self.kind, self.player_id, self.after, self.replaces_id, self.join_total or None)
 
 
 class Round(models.Model):

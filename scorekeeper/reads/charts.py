@@ -24,17 +24,20 @@ STYLE = Style(
     foreground="#0f172a",
     foreground_strong="#0f172a",
     foreground_subtle="#cbd5e1",
+    # One colour per seat, told apart at a glance (every two differ by a CIEDE2000 distance of 22 or
+    # more; the red and pink of the first palette were 18 apart, its two browns 9), each at least 3:1
+    # against the white plot (tests/views/test_chart_labels.py). The dashes (DASHES) tell them apart too.
     colors=(
-        "#14532d",
-        "#b45309",
-        "#1d4ed8",
-        "#be185d",
-        "#7c3aed",
-        "#0f766e",
-        "#b91c1c",
-        "#4d7c0f",
-        "#334155",
-        "#a16207",
+        "#14532d",  # deep green (the brand's)
+        "#e11d48",  # rose red
+        "#0284c7",  # sky blue
+        "#b45309",  # amber brown
+        "#a21caf",  # magenta
+        "#000000",  # black
+        "#0d9488",  # teal
+        "#65a30d",  # lime
+        "#1e3a8a",  # navy
+        "#57534e",  # stone grey
     ),
     font_family="system-ui, sans-serif",
     label_font_size=14,
@@ -103,10 +106,15 @@ LABELS = 6  # x labels a 390 px chart shows side by side ("12-12" is about 45 px
 
 
 def thinned(labels: list[str], most: int = LABELS) -> list[str]:
-    """The labels a narrow chart shows: at most `most`, evenly spread, the first and the last among them."""
+    """The labels a narrow chart shows: at most `most`, evenly spaced (the same number of points
+    between any two), the last always among them and the first too whenever a step that keeps both
+    exists. Rounding a fractional step put 2 points between some labels and 3 between others."""
     if len(labels) <= most:
         return list(labels)
-    return [labels[round(step * (len(labels) - 1) / (most - 1))] for step in range(most)]
+    span = len(labels) - 1
+    step = -(-span // (most - 1))
+    step = next((each for each in range(step, span // 2 + 1) if span % each == 0), step)
+    return list(reversed(labels[::-1][::step]))
 
 
 LEGEND_ROW = 1.5 * 15  # pygal's row height: 1.5 times the legend font (15 px)
@@ -165,17 +173,24 @@ def _day(when) -> str:
     return date_format(when, pgettext("day under a chart", "j M y"))
 
 
-DATED = (("show_legend", False), ("x_label_rotation", 30), ("x_labels_major_count", 6), ("show_minor_x_labels", False))
+DATED = (("show_legend", False), ("x_label_rotation", 30), ("show_minor_x_labels", False))
 
 
-def game_totals(name: str, totals) -> SafeString | None:
-    """A player's total in each of their recent finished games, oldest first."""
+def _dated(days: list[str]) -> tuple:
+    """A chart of one point per game under its day: every label turned the same way, evenly spaced."""
+    return (*DATED, ("x_labels_major", tuple(thinned(days))))
+
+
+def game_totals(name: str, totals, tile_set: int) -> SafeString | None:
+    """A player's total in each of their recent finished games of one set, oldest first: totals of
+    different sets are never on one chart (a double-6 game ends near 90, a double-12 one near 1,000)."""
     if not totals:
         return None
+    days = [_day(when) for when, _total, _won in totals]
     return _line(
-        _("{name}'s total in each recent game").format(name=name),
-        (("title", _("{name}: game totals").format(name=name)), *DATED),
-        tuple(_day(when) for when, _total, _won in totals),
+        _("{name}'s total in each recent game of the double-{set} set").format(name=name, set=tile_set),
+        (("title", _("{name}: game totals, double-{set}").format(name=name, set=tile_set)), *_dated(days)),
+        tuple(days),
         ((name, tuple((total, _("won") if won else "") for _when, total, won in totals)),),
     )
 
@@ -184,9 +199,10 @@ def ratings(name: str, steps) -> SafeString | None:
     """A player's rating after each of their recent finished games, oldest first."""
     if len(steps) < 2:
         return None
+    days = [_day(when) for when, _ordinal in steps]
     return _line(
         _("{name}'s rating after each recent game").format(name=name),
-        (("title", _("{name}: rating").format(name=name)), *DATED),
-        tuple(_day(when) for when, _ordinal in steps),
+        (("title", _("{name}: rating over time").format(name=name)), *_dated(days)),
+        tuple(days),
         ((name, tuple(round(ordinal, 1) for _when, ordinal in steps)),),
     )

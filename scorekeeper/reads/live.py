@@ -69,7 +69,7 @@ def body_headers(response, etag: str, language: str, *, signed_out: bool = False
 
 def sheet_of(link: LiveLink) -> Sheet:
     """The whole sheet of the link's game (rounds and entries in order)."""
-    game = Game.objects.with_seats().get(pk=link.game_id)
+    game = Game.objects.with_seats().select_related("scorebook").get(pk=link.game_id)  # its clock: the scorebook's
     return build_sheet(game, list(game.seats.all()), list(game.rounds.order_by("number").with_entries()))
 
 

@@ -15,7 +15,7 @@ from ..rules.game import TieBreak
 from ..rules.names import short_names
 from ..rules.places import moves
 from ..rules.scoring import GameState, SeatState
-from ..rules.seating import SeatChange, opening_total, seat_lines
+from ..rules.seating import SeatChange, opening_total, opening_totals, seat_lines
 from ..selectors import game_state
 
 WIDE = 6  # players a sheet shows side by side on a phone held upright
@@ -128,6 +128,19 @@ class Sheet:
         return len(self.columns) > WIDE
 
     @property
+    def latest(self) -> Row | None:
+        """The row of the last round played (None before the first)."""
+        played = [row for row in self.rows if row.state == "played"]
+        return played[-1] if played else None
+
+    @property
+    def lines(self) -> list[tuple[Column, Cell | None]]:
+        """The sheet turned to a row per player for a narrow screen (a table wider than WIDE): each
+        column in seat order with its cell of the last round played (None before the first)."""
+        latest = self.latest
+        return [(column, latest.cells[i] if latest else None) for i, column in enumerate(self.columns)]
+
+    @property
     def seated(self) -> list[Seat]:
         """The seats of the players seated for the next round, in seat order."""
         return [seat for seat, derived in zip(self.seats, self.state.seats, strict=True) if derived.seated]
@@ -136,6 +149,11 @@ class Sheet:
     def joiner_starts_with(self) -> int:
         """What a player joining now would start with (the game's join option)."""
         return opening_total(self.game.join_total, [seat.total for seat in self.state.seats if seat.seated])
+
+    @property
+    def joiner_openings(self) -> dict[str, int]:
+        """What a player joining now would start with under each join option (the join screen's choice)."""
+        return opening_totals([seat.total for seat in self.state.seats if seat.seated])
 
     def seats_for(self, number: int | None) -> list[Seat]:
         """The seats of the players seated in round `number` (None: the next round)."""

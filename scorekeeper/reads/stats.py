@@ -365,6 +365,19 @@ def game_totals(player, *, limit: int = 100):
     return list(reversed(recent))
 
 
+def game_totals_by_set(player, *, tile_set: int | None = None, limit: int = 100) -> dict[int, list]:
+    """game_totals per set, in one query: {tile_set: [(finished_at, total, won), ...]}, the set of the
+    player's latest game first; `tile_set` keeps that set only."""
+    seats = Seat.objects.filter(counted("game", tile_set), player=player, left_after__isnull=True)
+    recent = seats.order_by("-game__finished_at").values_list(
+        "game__tile_set", "game__finished_at", "total", "is_winner"
+    )[:limit]
+    by_set: dict[int, list] = {}
+    for each_set, when, total, won in recent:
+        by_set.setdefault(each_set, []).append((when, total, won))
+    return {each_set: list(reversed(totals)) for each_set, totals in by_set.items()}
+
+
 def rating_steps(player, *, limit: int = 100):
     """The player's rating (ordinal) after each of their latest finished games, oldest first."""
     steps = RatingStep.objects.filter(player=player).order_by("-finished_at", "-game_id")

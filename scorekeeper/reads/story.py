@@ -41,12 +41,13 @@ def rating_changes(game: Game, state) -> list[dict] | None:
 
 @dataclass(frozen=True)
 class Move:
-    """A player's rating move as the game-over card says it: "+1.3, to 27.4" (in the page's language):
-    where the game left the rating, which is the rating now only until the player's next game (so
-    the card never says "now": a kept card of an older game would be wrong)."""
+    """A player's rating move as the game-over card says it: "Rating 24.1 → 26.7, +2.6" (in the
+    page's language): where the game found and left the rating, which is the rating now only until
+    the player's next game (so the card never says "now": a kept card of an older game would be wrong)."""
 
     move: str
     after: str
+    before: str = ""
 
 
 def card_moves(game: Game, state) -> dict | None:
@@ -61,6 +62,7 @@ def card_moves(game: Game, state) -> dict | None:
         moves[change["player"]] = Move(
             story.sign(moved) + formats.number_format(abs(moved), 1),
             formats.number_format(round(change["after"]["ordinal"], 1), 1),
+            formats.number_format(round(change["before"]["ordinal"], 1), 1),
         )
     return moves
 

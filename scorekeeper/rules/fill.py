@@ -6,7 +6,7 @@ a count of tiles per pip value, and the search hands those counts out, highest v
 to hands that still need pips (and, when their tile count is known, tiles). A one-tile hand
 is no search at all (it holds a tile of exactly its pips), equal hand states are searched once
 (memo), and bounds on each hand and on the known-count hands together cut branches early. The
-search has a time budget (TIME_BUDGET, 5 ms, as RULES.md says), so a round is decided exactly
+search has a time budget (TIME_BUDGET, 5 ms), so a round is decided exactly
 whenever that is quick, and otherwise check 9's totals stand; bench/fill.py measures how often.
 """
 

@@ -1,4 +1,4 @@
-"""A club night's standings (RULES.md, "Seasons and nights"): place points summed over the night's
+"""A club night's standings (docs/architecture.md, "Nights"): place points summed over the night's
 games, then the lower summed total, then shared. Points are in tenths (rules.places.place_points);
 the sums come from the database, this module only orders them."""
 

@@ -33,7 +33,7 @@ def moves(
 
 
 def place_points(ranks: Sequence[int | None]) -> tuple[int | None, ...]:
-    """Each player's place points (RULES.md, "Seasons and nights"), in tenths of a point: among the
+    """Each player's place points (docs/architecture.md, "Seasons"), in tenths of a point: among the
     n ranked players, 10 x (opponents finished behind + half of those level) / (n - 1), to one
     decimal (a half tenth rounds up). The winner of any table earns 10 (100 tenths), the last 0,
     whatever the table's size; a rank of None (a player who left) earns nothing and is not counted

@@ -301,7 +301,9 @@ def derive(
             change = waiting.pop(0)
             if change.kind == Change.JOIN:
                 totals[change.player] = (
-                    seating.opening_total(rules.join_total, [totals[p] for p in seated]) if after else 0
+                    seating.opening_total(change.join_total or rules.join_total, [totals[p] for p in seated])
+                    if after
+                    else 0
                 )
             elif change.kind == Change.TAKE_OVER:
                 totals[change.player] = totals[change.replaces]

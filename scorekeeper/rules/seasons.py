@@ -1,4 +1,4 @@
-"""A season's table (RULES.md, "Seasons and nights"): counted points, qualification, order, shared
+"""A season's table (docs/architecture.md, "Seasons"): counted points, qualification, order, shared
 ranks and champions. Points are in tenths (rules.places.place_points); the sums come from the
 database, this module only orders them."""
 

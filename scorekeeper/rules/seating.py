@@ -38,12 +38,14 @@ class Change:
 @dataclass(frozen=True)
 class SeatChange:
     """One change at the table, made after `after` rounds were recorded. `player` joins, leaves or
-    takes over; `replaces` is whose seat a take-over continues (that player leaves)."""
+    takes over; `replaces` is whose seat a take-over continues (that player leaves); `join_total` is
+    the opening total the table chose for a joiner at the door (None: the game's option)."""
 
     kind: str
     player: Hashable
     after: int
     replaces: Hashable | None = None
+    join_total: str | None = None
 
 
 def opening_total(option: str, seated_totals: Sequence[int]) -> int:
@@ -53,6 +55,31 @@ def opening_total(option: str, seated_totals: Sequence[int]) -> int:
     if option == JoinTotal.AVERAGE:
         return math.ceil(sum(seated_totals) / len(seated_totals))
     return max(seated_totals)
+
+
+def opening_totals(seated_totals: Sequence[int]) -> dict[str, int]:
+    """What a player joining now would start with under each option, in the options' order."""
+    return {option: opening_total(option, seated_totals) for option in JoinTotal.CHOICES}
+
+
+def join_total_refusal(change: SeatChange) -> "Refusal | None":
+    """A join total that is not one of the three, or one given to anything but a join."""
+    if change.join_total is None:
+        return None
+    if change.join_total not in JoinTotal.CHOICES:
+        return Refusal(
+            "join_total",
+            "unknown_join_total",
+            _("A joiner starts with one of: {choices} (got {got}).", choices=", ".join(JoinTotal.CHOICES),
+              got=str(change.join_total)[:20]),
+        )  # fmt: skip
+    if change.kind != Change.JOIN:
+        return Refusal(
+            "join_total",
+            "not_a_join",
+            _("Only a player who joins starts from a chosen total: a take-over continues the seat's total."),
+        )
+    return None
 
 
 def newcomers(changes: Iterable[SeatChange]) -> set:
@@ -113,6 +140,8 @@ def refusal(
     name = names.get(change.player, str(change.player))
     if finished:
         return Refusal("game", "game_finished", _("The game is over: nobody can join, leave or take over a seat."))
+    if (wrong := join_total_refusal(change)) is not None:
+        return wrong
     sat = set(sat)
     if change.kind == Change.LEAVE:
         if change.player not in seated:

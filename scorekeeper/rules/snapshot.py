@@ -31,6 +31,7 @@ def dump(state: GameState, rounds: list[RoundResult]) -> dict:
         ],
         "changes": [
             {"kind": change.kind, "player": change.player, "after": change.after, "replaces": change.replaces}
+            | ({"join_total": change.join_total} if change.join_total else {})
             for change in state.changes
         ],
         "shuffles_next": state.shuffles_next,

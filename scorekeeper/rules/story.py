@@ -88,9 +88,9 @@ def win_chances[K: Hashable](ratings: Mapping[K, Rating | None]) -> dict[K, floa
 
 
 def rating_move(before: float, after: float) -> float:
-    """How far a rating (an ordinal) moved, as the game-over card shows it before "to 27.4": between
-    the two ratings as shown (one decimal), so "+1.3, to 27.4" adds up to what was shown before;
-    never -0.0."""
+    """How far a rating (an ordinal) moved, as the game-over card shows it after "Rating 26.1 → 27.4":
+    between the two ratings as shown (one decimal), so "+1.3" is what the two shown differ by; never
+    -0.0."""
     return round(round(after, 1) - round(before, 1), 1) + 0.0
 
 

@@ -1,7 +1,7 @@
 """Writes that touch several rows, by feature. Each is one transaction that locks the game first;
 callers use them as `services.<name>`, and turn the errors of scorekeeper.errors into answers."""
 
-from ..errors import Conflict, Forbidden, InvalidInput, ScoreKeepingError
+from ..errors import Conflict, Forbidden, Gone, InvalidInput, ScoreKeepingError
 from .common import require_scorer
 from .games import (
     create_game,
@@ -37,6 +37,7 @@ __all__ = [
     "Clash",
     "Conflict",
     "Forbidden",
+    "Gone",
     "Invalid",
     "InvalidInput",
     "NeedsConfirmation",

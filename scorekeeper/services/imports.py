@@ -295,7 +295,7 @@ def _save_seat_changes(by, made: list[Game], games: Sequence[CheckedGame]) -> No
     two inserts for all of them."""
     rows = [
         SeatChange(game=row, number=number, after=change.after, kind=change.kind, player_id=change.player,
-                   replaces_id=change.replaces, made_by=by)
+                   replaces_id=change.replaces, join_total=change.join_total or "", made_by=by)
         for row, game in zip(made, games, strict=True)
         for number, change in enumerate(game.changes, start=1)
     ]  # fmt: skip

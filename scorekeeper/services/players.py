@@ -6,7 +6,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..caches.rule import announce
-from ..errors import Conflict, InvalidInput
+from ..errors import Conflict, Gone, InvalidInput
 from ..models import (
     TRASH_DAYS,
     DoubleRecord,
@@ -33,10 +33,11 @@ def rename_player(*, player: Player, name: str, by=None) -> Player:
     ETags, the live links' cached bodies and open forms all see the new name, so a rename meant to
     hide a real name reaches the public link at once. The games are locked in id order first, so
     two renames sharing games wait for each other instead of deadlocking."""
-    player.name = name
-    save_with_history(player, by, HistoryAction.PLAYER_RENAMED, update_fields=["name"])
+    # The games before the player's row, the order a round (and a merge) takes them: no deadlock.
     seated = Game.objects.filter(seats__player=player).order_by("pk").select_for_update(of=("self",))
     games = list(seated.values_list("pk", flat=True))
+    player.name = name
+    save_with_history(player, by, HistoryAction.PLAYER_RENAMED, update_fields=["name"])
     Game.objects.filter(pk__in=games).update(version=F("version") + 1)
     announce("player renamed", games=games)  # their versions moved on
     return player
@@ -119,9 +120,15 @@ def merge_player(*, player: Player, into_id, role: str | None, by=None) -> Playe
     """Two names for one person made one: every seat, entry, seat change, record, season tally and
     rating step of `player` becomes `into`'s, and `player` is deleted. Refused (InvalidInput naming
     `into`) for the player itself or one of another scorebook, and (Conflict "played_together")
-    when both sat at one table. History notes it on every game moved, whose versions move on."""
+    when both sat at one table. History notes it on every game moved, whose versions move on.
+
+    Two merges of the same players at once take their rows in one order (games, then both players by
+    id) and the second finds what the first left: `player` gone is Gone (a 404, as for a player that
+    never was), `into` merged away meanwhile a Conflict "player_gone"; never a half-made merge."""
     require_scorer(role)
     into = Player.objects.filter(scorebook_id=player.scorebook_id, pk=into_id).first() if into_id else None
+    if into is None and (gone := _merged_away(player.scorebook_id, into_id)) is not None:
+        raise _gone_into(gone)
     if into is None or into.pk == player.pk:
         message = (
             _("A player cannot be merged into themselves.")
@@ -129,9 +136,18 @@ def merge_player(*, player: Player, into_id, role: str | None, by=None) -> Playe
             else _("Choose another player of this scorebook.")
         )
         raise InvalidInput({"into": [message]})
-    # The games of both, locked in id order (as rename_player), so no round or seat change moves under us.
+    # The games of both, locked in id order (as rename_player and a round), so no round or seat change
+    # moves under us; then both players, in id order, as they are now (linked or not, still there).
     seated = Game.objects.filter(seats__player__in=[player.pk, into.pk]).order_by("pk").select_for_update(of=("self",))
     list(seated.values_list("pk", flat=True))
+    held = {
+        each.pk: each for each in Player.objects.filter(pk__in=[player.pk, into.pk]).order_by("pk").select_for_update()
+    }
+    if player.pk not in held:
+        raise Gone(_("{name} is no longer in this scorebook (merged or deleted meanwhile).").format(name=player.name))
+    if into.pk not in held:
+        raise _gone_into(into.name)
+    player, into = held[player.pk], held[into.pk]
     refusal = merge_refusal(player=player, into=into)
     if refusal is not None:
         raise refusal
@@ -174,6 +190,21 @@ def merge_player(*, player: Player, into_id, role: str | None, by=None) -> Playe
     player.delete()
     announce("player merged", games=[game.pk for game in games])  # their seats, names and versions moved on
     return into
+
+
+def _merged_away(scorebook_id: int, pk) -> str | None:
+    """The name of player `pk` of the scorebook if they were deleted (a merge into them lost a race
+    with a merge of them), else None."""
+    if not isinstance(pk, int):
+        return None
+    deleted = Player.history.filter(id=pk, scorebook_id=scorebook_id, history_type="-")
+    return deleted.values_list("name", flat=True).first()
+
+
+def _gone_into(name: str) -> Conflict:
+    return Conflict(
+        _("{name} was merged or deleted meanwhile: choose another player.").format(name=name), "player_gone"
+    )
 
 
 def _merge_records(player: Player, into: Player) -> None:

@@ -5,6 +5,7 @@ Http404 into 404. Which scorebook a user works in is read by selectors.current_s
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -169,8 +170,12 @@ def delete_account(*, user) -> dict:
 
     outcome = {"handed_over": [], "deleted": [], "left": []}
     plan = deletion_plan(user, lock=True)
-    # Said before the scorebooks nobody else uses go, so their games' entries are forgotten too.
-    announce("account deleted", scorebooks=[fate.scorebook.pk for fate in plan], accounts=[user.pk])
+    # Said before the scorebooks nobody else uses go, so their games' entries are forgotten too; and
+    # every game that names the account (a round it recorded or corrected, a game it started), in
+    # scorebooks it has left as well: kept answers name the recorder, who is nobody from now on.
+    named = Round.objects.filter(Q(recorded_by=user) | Q(corrected_by=user)).values_list("game_id", flat=True)
+    games = {*named, *Game.objects.filter(created_by=user).values_list("pk", flat=True)}
+    announce("account deleted", scorebooks=[fate.scorebook.pk for fate in plan], accounts=[user.pk], games=games)
     for fate in plan:
         book = fate.scorebook
         if fate.kind == "deleted":

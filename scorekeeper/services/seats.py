@@ -33,14 +33,16 @@ def change_seat(
     name: str = "",
     replaces: int | None = None,
     sits_after: int | None = None,
+    join_total: str | None = None,
     expected_version: int | None = None,
     by=None,
 ) -> Game:
     """`player` (an id of the game's scorebook) joins (after the seated player `sits_after`, None:
-    last), leaves, or takes over the seat of `replaces`, after the last recorded round. Instead of
-    `player`, a joiner or a newcomer taking over may be given by `name`: the scorebook's player of
-    that name, made when there is none. Returns the game as it is now; raises InvalidInput (a rule
-    forbids it: the field and the rule) or Conflict (stale; too_few_players)."""
+        last), leaves, or takes over the seat of `replaces`, after the last recorded round. Instead of
+        `player`, a joiner or a newcomer taking over may be given by `name`: the scorebook's player of
+        that name, made when there is none. `join_total` overrides the game's option for this join only
+    (highest, average or zero: what the table decides at the door). Returns the game as it is now; raises InvalidInput (a rule
+        forbids it: the field and the rule) or Conflict (stale; too_few_players)."""
     locked = lock_game(game, expected_version)
     if player is None and kind != Change.LEAVE:
         player = _named(locked, name).pk
@@ -52,7 +54,11 @@ def change_seat(
     if kind == Change.TAKE_OVER and replaces is None:
         raise InvalidInput({"replaces": [_("Say whose seat the newcomer takes over.")]})
     names = {seat.player_id: seat.player.name for seat in seats} | ({player: newcomer.name} if newcomer else {})
-    change = seating.SeatChange(kind, player, len(results), replaces if kind == Change.TAKE_OVER else None)
+    if join_total == locked.join_total:  # the game's own option: nothing to remember
+        join_total = None
+    change = seating.SeatChange(
+        kind, player, len(results), replaces if kind == Change.TAKE_OVER else None, join_total or None
+    )
     seated = [seat.player for seat in state.seats if seat.seated]
     refused = seating.refusal(change, seated=seated, sat=[seat.player_id for seat in seats], names=names,
                               finished=state.finished, sits_after=sits_after)  # fmt: skip
@@ -68,7 +74,7 @@ def change_seat(
             seats = _seat(locked, seats, order, newcomer)
         changes.append(change)
         row = SeatChange(game=locked, number=len(changes), after=change.after, kind=kind, player_id=player,
-                         replaces_id=change.replaces, made_by=by)  # fmt: skip
+                         replaces_id=change.replaces, join_total=change.join_total or "", made_by=by)  # fmt: skip
         save_with_history(row, by, MADE[kind])
     if newcomer is not None and not getattr(newcomer, "has_record", False):  # what finished games add to
         PlayerRecord.objects.bulk_create([PlayerRecord(player=newcomer, tile_set=locked.tile_set)],

@@ -2,6 +2,7 @@ from django import template
 from django.template.defaultfilters import floatformat
 from django.utils.translation import gettext
 
+from .. import clock
 from ..models import Role
 from ..rules.game import doubles_ahead as open_after
 
@@ -57,3 +58,16 @@ def doubles_ahead(sheet) -> dict:
     """The doubles open after each round that may come next (rules.game.doubles_ahead): the round
     form's script offers them past the rounds waiting on the phone."""
     return open_after(sheet.game.rules, sheet.state.last_position)
+
+
+@register.filter
+def moment(when) -> str:
+    """A moment on the table's own clock, in the language's one format ("Sat 28 Nov, 08:21"): the
+    page's view draws it in its scorebook's time zone (scorekeeper.clock)."""
+    return clock.moment(when)
+
+
+@register.filter
+def day(when) -> str:
+    """The day of a moment (or a day) on the table's own clock, in the language's one format ("Sat 28 Nov")."""
+    return clock.day(when)

@@ -6,9 +6,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
+from .. import clock
 from ..models import ENTRY_FIELDS, Entry, Game, Round, Seat
 from ..rules import snapshot
 
@@ -77,6 +79,7 @@ def _seat_changes(game: Game, names: dict[int, str]) -> list[dict]:
     return [
         {"after": change.after, "kind": change.kind, "player": names[change.player],
          "replaces": None if change.replaces is None else names[change.replaces]}
+        | ({"join_total": change.join_total} if change.join_total else {})
         for change in snapshot.changes(game.state or {})
     ]  # fmt: skip
 
@@ -88,9 +91,11 @@ def as_json(games: Iterable[GameOut]) -> dict:
 def _game(out: GameOut) -> dict:
     game = out.game
     rules = game.rules.as_dict()
+    with timezone.override(game.scorebook.zone):  # its day in the name is the table's (scorekeeper.clock)
+        title = game.title
     return {
         "uid": str(game.uid),
-        "name": game.title,  # a game without a name, as it is called in the language of the export
+        "name": title,  # a game without a name, as it is called in the language of the export
         "scorebook": game.scorebook.name,
         "created_at": game.created_at.isoformat(),
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,
@@ -128,7 +133,10 @@ def as_csv(games: Iterable[GameOut]) -> str:
     writer.writerow(CSV_COLUMNS)
     for out_game in games:
         game = out_game.game
-        name, date = spreadsheet_text(str(game)), game.created_at.date().isoformat()
+        # The day it was played on the table's own clock (its scorebook's time zone), and its name with it.
+        with timezone.override(game.scorebook.zone):
+            name = spreadsheet_text(str(game))
+        date = clock.local_day(game.created_at, game.scorebook.zone).isoformat()
         for number, starting_double, entries in out_game.rounds:
             for entry in entries:
                 writer.writerow(

@@ -18,7 +18,7 @@ from .. import services
 from ..models import Game, Player, Scorebook, name_key
 from ..rules.game import GameRules
 from ..rules.rounds import EntryInput
-from ..rules.seating import Change, SeatChange
+from ..rules.seating import Change, JoinTotal, SeatChange
 from .exports import FORMAT, VERSION, VERSIONS
 from .limits import TooBig
 
@@ -283,7 +283,15 @@ def _read_seat_changes(changes, where: str, seated: set[str]) -> list[SeatChange
                 )
         if (replaces is None) == (kind == Change.TAKE_OVER):
             raise _problem(at, _('"replaces" names whose seat a take-over continues, and only a take-over\'s.'))
-        read.append(SeatChange(kind, _key(player), after, None if replaces is None else _key(replaces)))
+        join_total = change.get("join_total")
+        if join_total is not None and join_total not in JoinTotal.CHOICES:
+            raise _problem(
+                at,
+                _('"{field}" must be one of {choices} (not {value}).').format(
+                    field="join_total", choices=", ".join(JoinTotal.CHOICES), value=_shown(join_total)
+                ),
+            )
+        read.append(SeatChange(kind, _key(player), after, None if replaces is None else _key(replaces), join_total))
     return read
 
 
@@ -386,7 +394,7 @@ def import_games(*, data, scorebook: Scorebook, by, progress=None, max_games: in
             for starting_double, entries in read.rounds
         ]
         changes = [
-            SeatChange(c.kind, ids[c.player], c.after, None if c.replaces is None else ids[c.replaces])
+            SeatChange(c.kind, ids[c.player], c.after, None if c.replaces is None else ids[c.replaces], c.join_total)
             for c in read.changes
         ]
         try:

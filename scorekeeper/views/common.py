@@ -19,7 +19,9 @@ def sheet_for(user, pk, *, write=False, rows=True):
     for a page that shows none (the round form), which then reads the game and its seats only."""
     # Whether the scorebook's ratings are being updated, read with the game: a finished game's card
     # shows the rating moves (reads.story.card_moves).
+    # Its scorebook in the same query: the page is drawn on its clock (scorekeeper.clock).
     games = selectors.games_for(user, role=True).annotate(ratings_updating=stats.ratings_updating())
+    games = games.select_related("scorebook")
     game = get_object_or_404(games, pk=pk)
     if write:
         services.require_scorer(game.role)

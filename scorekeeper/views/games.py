@@ -12,7 +12,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import selectors, services
+from .. import clock, selectors, services
 from ..caches import kept
 from ..caches import pages as pagecache
 from ..converters import parse_id
@@ -48,7 +48,8 @@ def home(request):
         return render(request, "scorekeeper/landing.html", {"sample": state, "rules": rules})
     book = selectors.current_scorebook(request.user)
     context = {"scorebook": book, "follow": follow.of_home(book)} | _home_games(request.user, book)
-    return render(request, "scorekeeper/home.html", context)
+    with clock.at_table(book.zone):
+        return render(request, "scorekeeper/home.html", context)
 
 
 def _home_games(user, book) -> dict:
@@ -126,10 +127,11 @@ def game(request, pk):
     and kept (pagecache), since every phone at the table opens it again and again."""
 
     # Everything the page shows besides the game at its version: whose, their role, the language,
-    # the time zone, the host (the live link's address); what a client adds to the address is not.
+    # the time zone (the host its links name is the kept page's own: pagecache.shown_host); what a
+    # client adds to the address is not.
     def vary():
         return (user.pk, user.email, user.game_role, get_language(), timezone.get_current_timezone_name(),
-                request.get_host(), request.path)  # fmt: skip
+                request.path)  # fmt: skip
 
     fence = kept.fence(game=pk)  # before the database is asked (caches.kept)
     user = follow.reader(request, follow.of_game(pk))
@@ -158,7 +160,8 @@ def _game_page(request, user, pk, csrf_token: str):
         "live_url": request.build_absolute_uri(reverse("live", kwargs={"token": link.token})) if link else "",
         "csrf_token": csrf_token,  # over the context processor's: the page may be kept (pagecache)
     }
-    return render(request, "scorekeeper/game.html", context)
+    with clock.at_table(game.scorebook.zone):
+        return render(request, "scorekeeper/game.html", context)
 
 
 def _sheet_parts(user, sheet) -> dict:
@@ -190,7 +193,8 @@ def game_sheet(request, pk):
     if unchanged(request, etag):
         return not_modified(etag)
     context = _sheet_parts(user, sheet_for(user, pk))
-    response = render(request, "scorekeeper/partials/game_follow.html", context)
+    with clock.at_table(context["sheet"].game.scorebook.zone):
+        response = render(request, "scorekeeper/partials/game_follow.html", context)
     response["ETag"] = context["follow"].etag  # of the game as it was read
     return response
 
@@ -205,7 +209,8 @@ def home_games(request):
         return not_modified(etag)
     book = selectors.current_scorebook(user)
     page = follow.of_home(book)
-    response = render(request, "scorekeeper/partials/home_games.html", _home_games(user, book))
+    with clock.at_table(book.zone):
+        response = render(request, "scorekeeper/partials/home_games.html", _home_games(user, book))
     response["ETag"] = page.etag
     return response
 
@@ -303,7 +308,8 @@ def history(request):
     book = selectors.current_scorebook(request.user)
     games = games_for(request.user, role=True).filter(scorebook=book).finished().order_by("-finished_at")
     page = Paginator(games, 20).get_page(request.GET.get("page"))
-    return render(request, "scorekeeper/history.html", {"page": page, "scorebook": book})
+    with clock.at_table(book.zone):
+        return render(request, "scorekeeper/history.html", {"page": page, "scorebook": book})
 
 
 def blank_sheet(request):
@@ -353,8 +359,9 @@ def rules(request):
 @login_required
 def game_history(request, pk):
     """Every change to a game: who, when, what it was and became."""
-    game = get_object_or_404(Game.objects.for_user(request.user), pk=pk)
-    return render(request, "scorekeeper/game_history.html", {"game": game, "changes": changes.of_game(game)})
+    game = get_object_or_404(Game.objects.for_user(request.user).select_related("scorebook"), pk=pk)
+    with clock.at_table(game.scorebook.zone):
+        return render(request, "scorekeeper/game_history.html", {"game": game, "changes": changes.of_game(game)})
 
 
 @login_required
@@ -363,7 +370,8 @@ def trash(request, pk):
     book = scorebook_for(request.user, pk)
     scorebooks.require_owner(book.role, _("open its trash"))
     games = book.games.trashed().select_related("deleted_by").order_by("-deleted_at")
-    return render(request, "scorekeeper/trash.html", {"book": book, "games": games, "days": TRASH_DAYS})
+    with clock.at_table(book.zone):
+        return render(request, "scorekeeper/trash.html", {"book": book, "games": games, "days": TRASH_DAYS})
 
 
 @login_required

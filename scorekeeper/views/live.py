@@ -11,6 +11,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from .. import clock
 from ..http.private import unchanged
 from ..reads import charts, live
 from ..selectors import game_to_write
@@ -50,11 +51,9 @@ def _live(request, token, template):
     if template == LIVE_BODY and unchanged(request, etag):
         response = HttpResponse(status=304)
     elif template == LIVE_BODY:
-        response = HttpResponse(
-            live.shared("body", etag, lambda: render_to_string(template, _live_context(link, token, etag)))
-        )
+        response = HttpResponse(live.shared("body", etag, lambda: _drawn(None, template, link, token, etag)))
     else:
-        response = render(request, template, _live_context(link, token, etag))
+        response = HttpResponse(_drawn(request, template, link, token, etag))
     if template == LIVE_BODY:  # the same for every viewer in one language, as the poll's 304 says
         live.body_headers(response, etag, get_language())
     else:  # the page carries the viewer's CSRF token
@@ -67,9 +66,12 @@ def _live(request, token, template):
 LIVE_BODY = "scorekeeper/partials/live_body.html"
 
 
-def _live_context(link, token, etag) -> dict:
+def _drawn(request, template, link, token, etag) -> str:
+    """The live page (or its body) on the table's own clock: its scorebook's time zone."""
     sheet = live.sheet_of(link)
-    return {"sheet": sheet, "chart": charts.running_totals(sheet), "token": token, "etag": etag}
+    context = {"sheet": sheet, "chart": charts.running_totals(sheet), "token": token, "etag": etag}
+    with clock.at_table(sheet.game.scorebook.zone):
+        return render_to_string(template, context, request=request)
 
 
 def live_page(request, token):

@@ -13,6 +13,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from .. import clock
 from ..errors import InvalidInput
 from ..forms import GameNightForm, NightForm
 from ..http.private import unchanged
@@ -81,7 +82,8 @@ def night(request, pk):
                 return redirect("night", pk=pk)
     elif chosen.can_score:
         form = NightForm(initial={"name": chosen.name, "date": chosen.date})
-    return render(request, "scorekeeper/night.html", _context(request, chosen, reads.read(chosen), form))
+    with clock.at_table(chosen.scorebook.zone):
+        return render(request, "scorekeeper/night.html", _context(request, chosen, reads.read(chosen), form))
 
 
 @login_required
@@ -93,9 +95,10 @@ def night_body(request, pk):
     if unchanged(request, etag):
         response = HttpResponse(status=304)
     else:  # the same for every member in one language (the ETag names it): kept once
-        body, part = reads.kept_body(
-            "page", etag, part, chosen, lambda read: render_to_string(NIGHT_BODY, {"read": read})
-        )
+        with clock.at_table(chosen.scorebook.zone):
+            body, part = reads.kept_body(
+                "page", etag, part, chosen, lambda read: render_to_string(NIGHT_BODY, {"read": read})
+            )
         etag = reads.member_etag(pk, part)
         response = HttpResponse(body)
     response["ETag"] = etag

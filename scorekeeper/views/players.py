@@ -114,6 +114,8 @@ def merge_players(request):
                         form.add_error(field if field in form.fields else None, problem)
             except services.Conflict as conflict:
                 form.add_error("into", str(conflict))
+            except services.Gone as gone:  # merged by another phone a moment ago
+                form.add_error("player", str(gone))
             else:
                 messages.success(request, _("{name} is now {into}.").format(name=player.name, into=into.name))
                 return redirect("player", pk=into.pk)
@@ -156,7 +158,10 @@ def player(request, pk):
         "head_to_head": stats.head_to_head(person, **options),
         "story": story.player_story(person, **options),
         "rival_games": RIVAL_GAMES,
-        "chart": charts.game_totals(person.name, stats.game_totals(person)),
+        "totals_charts": [
+            (each_set, charts.game_totals(person.name, totals, each_set))
+            for each_set, totals in stats.game_totals_by_set(person, tile_set=options["tile_set"]).items()
+        ],
         "rating_chart": charts.ratings(person.name, stats.rating_steps(person)),
         "games": games_for(request.user, role=True).filter(seats__player=person).order_by("-created_at")[:10],
         "has_games": person.seats.exists(),

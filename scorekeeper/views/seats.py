@@ -38,8 +38,14 @@ def seat_change(request, pk, kind):
         .active()
         .exclude(pk__in=[s.player_id for s in sheet.seats])
     )
+    openings = sheet.joiner_openings if kind == Change.JOIN and sheet.state.rounds else None
     form = SeatChangeForm(
-        request.POST or None, kind=kind, seated=sheet.seated, others=list(others), initial={"version": game.version}
+        request.POST or None,
+        kind=kind,
+        seated=sheet.seated,
+        others=list(others),
+        openings=openings,
+        initial={"version": game.version, "join_total": game.join_total},
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -51,6 +57,7 @@ def seat_change(request, pk, kind):
                 name=data.get("name", ""),
                 replaces=data.get("replaces"),
                 sits_after=data.get("after"),
+                join_total=data.get("join_total") or None,
                 expected_version=data["version"],
                 by=request.user,
             )

@@ -78,3 +78,26 @@ def test_the_kept_answer_and_sheet_page_of_a_shared_game_hold_no_email_of_a_dele
 
     assert email not in app.get(f"/api/v1/games/{shared['id']}/").content.decode()
     assert email not in owner.get(f"/games/{shared['id']}/").content.decode()
+
+
+def test_a_recorder_who_left_the_scorebook_before_deleting_the_account_is_named_in_no_kept_answer(app, other_app):
+    club = app.post("/api/v1/scorebooks/", {"name": "Club"}).json()
+    code = app.post(f"/api/v1/scorebooks/{club['id']}/invites/", {"role": "scorer"}).json()["code"]
+    other_app.post(f"/api/v1/invites/{code}/accept/")
+    ids = [app.post("/api/v1/players/", {"name": n, "scorebook": club["id"]}).json()["id"] for n in ("A", "B")]
+    shared = app.post("/api/v1/games/", {"scorebook": club["id"], "players": ids}).json()
+    other_app.post(f"/api/v1/games/{shared['id']}/rounds/", round_body(shared, 12, 3))  # recorded by the other
+    email = other_app.user.email
+    assert email in app.get(f"/api/v1/games/{shared['id']}/").content.decode()  # kept now, with their email
+    owner = Client()
+    owner.force_login(app.user)
+    assert owner.get(f"/games/{shared['id']}/").status_code == 200  # its page kept too
+    assert other_app.delete(f"/api/v1/scorebooks/{club['id']}/members/{other_app.user.pk}/").status_code == 204
+    assert email in app.get(f"/api/v1/games/{shared['id']}/").content.decode()  # left: still the recorder
+
+    leaving = Client()
+    leaving.force_login(other_app.user)
+    assert leaving.post("/me/delete/", {"confirm": email}).status_code == 302  # no scorebook in common now
+
+    assert email not in app.get(f"/api/v1/games/{shared['id']}/").content.decode()
+    assert email not in owner.get(f"/games/{shared['id']}/").content.decode()

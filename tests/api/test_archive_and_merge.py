@@ -1,4 +1,4 @@
-"""Archived players and merged duplicates through the API (API.md, "Seasons, club nights, casual
+"""Archived players and merged duplicates through the API (docs/api.md, "Players: the people at the
 games"), and the scorebook's time zone: an archived player is off the lists and boards (their games
 untouched); a merge moves every seat, record and rating and deletes the duplicate; bad input is a
 400 naming the field (409 when both sat at one table), nothing changed; viewers 403, outsiders 404."""

@@ -1,4 +1,4 @@
-"""Friendly (casual) games through the API (API.md, "Seasons, club nights, casual games"): a casual
+"""Friendly (casual) games through the API (docs/api.md, "A game"): a casual
 game counts in no leaderboard, rating, record, head to head or season table, yet stays in history
 and exports; switching a finished game back and forth takes back and gives again what it counted."""
 

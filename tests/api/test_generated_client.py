@@ -8,6 +8,7 @@ content type, body), allauth's answers against allauth's.
 """
 
 import importlib
+import io
 import json
 import subprocess
 import sys
@@ -20,6 +21,7 @@ import schemathesis
 from django.core.management import call_command
 from django.test import Client as DjangoClient
 from django.utils import timezone
+from PIL import Image
 
 from scorekeeper.wsgi import application
 from tests.api.test_fuzz import keep_test_connection
@@ -121,6 +123,7 @@ def evening(sk, auth, transport):
         v1_games_share_create,
         v1_games_share_destroy,
         v1_games_share_retrieve,
+        v1_hands_count_create,
         v1_import_create,
         v1_invites_accept_create,
         v1_leaderboard_list,
@@ -373,6 +376,18 @@ def evening(sk, auth, transport):
     assert stopped.status_code == 200 and stopped.parsed.status == m.StatusEnum.FINISHED
     assert stopped.parsed.ended_because == m.EndedBecauseEnum.AGREED and stopped.parsed.winners == [ids[0]]
     assert v1_games_destroy.sync_detailed(short.id, client=ann).status_code == 204
+
+    # A hand counted from a photo (a plain table: no tile on it), and a file that is no photo.
+    from scorekeeper_client.types import File
+
+    table = io.BytesIO()
+    Image.new("RGB", (64, 48), (120, 80, 40)).save(table, format="PNG")
+    photo = File(payload=io.BytesIO(table.getvalue()), file_name="hand.png", mime_type="image/png")
+    counted = v1_hands_count_create.sync_detailed(client=ann, body=m.HandPhotoRequest(image=photo, tile_set=12))
+    assert counted.status_code == 200 and counted.parsed.pips >= 0
+    text = File(payload=io.BytesIO(b"no photo"), file_name="hand.png", mime_type="image/png")
+    refused = v1_hands_count_create.sync_detailed(client=ann, body=m.HandPhotoRequest(image=text, tile_set=12))
+    assert refused.status_code == 400 and refused.parsed["image"]
 
     for token in (ann_token, bea_token):
         session = logout.sync_detailed(

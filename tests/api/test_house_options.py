@@ -86,7 +86,7 @@ def test_a_short_game_counts_down_from_its_first_double_and_ends_at_the_blank(ap
 
 
 def test_a_double_above_the_first_double_is_a_400_naming_the_starting_double(app):
-    """API.md: a 400 is a body no game state could fix (7-7 on a double-6 set is one), a 409 a body
+    """docs/api.md: a 400 is a body no game state could fix (7-7 on a double-6 set is one), a 409 a body
     that conflicts with the game's state. No round ever makes 4-4 playable in a game from 3-3."""
     game = start_game(app, tile_set=6, rules={"first_double": 3})
     response = app.post(rounds_url(game), round_body(game, 4, 3, 4))

@@ -1,4 +1,4 @@
-"""Club nights through the API (API.md, "Seasons, club nights, casual games"): scorers make them,
+"""Club nights through the API (docs/api.md, "Club nights"): scorers make them,
 every member reads their tables and standings, a game joins one at creation or by PATCH; bad input
 is a 400 naming the field and changes nothing; viewers get 403, outsiders 404."""
 

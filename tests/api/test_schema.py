@@ -73,6 +73,10 @@ def _walk(node):
             yield from _walk(value)
 
 
+# POSTs that write nothing (a photo counted): sent again, they do the same again, so no Idempotency-Key.
+CHANGE_NOTHING = {"/api/v1/hands/count/"}
+
+
 def test_the_schema_says_what_the_server_takes_and_answers():
     schema = yaml.safe_load(Client().get("/api/schema/").content)
     components, paths = schema["components"]["schemas"], schema["paths"]
@@ -93,7 +97,7 @@ def test_the_schema_says_what_the_server_takes_and_answers():
     for path, methods in paths.items():
         for method, operation in methods.items():
             assert operation["responses"]["400"]["content"]["application/json"]["schema"]["anyOf"], (path, method)
-            if method == "post":
+            if method == "post" and path not in CHANGE_NOTHING:
                 key = next(p for p in operation["parameters"] if p["name"] == "Idempotency-Key")
                 assert (key["schema"]["minLength"], key["schema"]["maxLength"]) == (1, 255), path
     created = paths["/api/v1/games/"]["post"]["responses"]["201"]["headers"]

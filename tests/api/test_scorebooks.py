@@ -1,4 +1,4 @@
-"""Scorebooks through the API, as ../shared/API.md states them: personal books, members and
+"""Scorebooks through the API, as docs/api.md states them: personal books, members and
 roles, invites, leaving, players linked to accounts, figures across scorebooks."""
 
 import threading

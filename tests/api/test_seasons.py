@@ -1,4 +1,4 @@
-"""Seasons through the API (API.md, "Seasons, club nights, casual games"): the owner makes them,
+"""Seasons through the API (docs/api.md, "Seasons"): the owner makes them,
 every member reads their table, bad days are a 400 naming the field and change nothing."""
 
 from datetime import date, timedelta

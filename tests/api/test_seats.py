@@ -1,4 +1,4 @@
-"""Seats that change during a game, through the API (API.md, fourth part)."""
+"""Seats that change during a game, through the API (docs/api.md, "Seats that change during a game")."""
 
 import pytest
 from django.db import connection

@@ -1,4 +1,4 @@
-"""Ratings that tell a story through the API (API.md, fourth part): a finished game's rating moves,
+"""Ratings that tell a story through the API (docs/api.md, "Standings, leaderboards and ratings"): a finished game's rating moves,
 the odds of a new table, and a player's nemesis, victim, streaks and best comeback, each worked out
 by hand from the games played here."""
 

@@ -1,5 +1,5 @@
 """Exports carry the seat changes (JSON version 2), imports check and save them as the table would,
-and CSV rows are written only for the rounds a player sat in (API.md, fourth part)."""
+and CSV rows are written only for the rounds a player sat in (docs/api.md, "History, export and import")."""
 
 import copy
 import csv

@@ -2,15 +2,18 @@
 wait on the phone and reach the server once each, in order, when the connection is back."""
 
 import re
+import zoneinfo
+from datetime import timedelta
 from urllib.parse import urlparse
 
 import pytest
 from django.contrib.sessions.models import Session
+from django.utils import timezone
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from scorekeeper import services
-from scorekeeper.models import Membership, Round
+from scorekeeper import clock, services
+from scorekeeper.models import Membership, Round, Scorebook
 from scorekeeper.rules.rounds import EntryInput
 from tests.browser.conftest import screenshot
 from tests.browser.test_csp import log_in
@@ -75,6 +78,8 @@ def table(phone):
     """A logged-in phone on the sheet of a double-6 game for three, its pages kept by the worker."""
     user = UserFactory()
     game = make_game(owner=user, names=("Ann", "Ben", "Cy"), tile_set=6)
+    # Its scorebook plays at UTC+14: the page's times are on that clock, not the phone's (UTC here).
+    Scorebook.objects.filter(pk=game.scorebook_id).update(time_zone="Pacific/Kiritimati")
     requests = []
     phone.context.on("request", lambda request: requests.append(request.url))
     sheet_kept(phone, user, game)
@@ -133,8 +138,12 @@ def test_the_sheet_opens_offline_marked_as_possibly_out_of_date(table):
     page.reload()
     expect(page.locator("h1")).to_have_text(game.name)
     expect(page.locator("#app-status")).to_contain_text("Offline: last updated")
-    # On the 24-hour clock, as the game's history writes times: "21:57", never "09:57 PM".
-    expect(page.locator("#app-status")).to_have_text(re.compile(r"last updated [0-2][0-9]:[0-5][0-9]\."))
+    # On the scorebook's clock, as the game's history writes a moment: "Sat 28 Nov, 21:57" (24-hour).
+    expect(page.locator("#app-status")).to_have_text(re.compile(r"last updated \w+ \d+ \w+, [0-2][0-9]:[0-5][0-9]\."))
+    shown = re.search(r"last updated (.+?)\.", page.locator("#app-status").inner_text())[1]
+    now = timezone.now()
+    with timezone.override(zoneinfo.ZoneInfo("Pacific/Kiritimati")):  # kept within the last minutes
+        assert shown in {clock.moment(now - timedelta(minutes=back)) for back in range(6)}
     screenshot(page, "40-offline-sheet")
     page.goto("/players/")  # never opened here: the offline page says so instead of an error
     expect(page.locator("h1")).to_have_text("No connection")

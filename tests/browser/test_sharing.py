@@ -231,9 +231,9 @@ def test_the_picture_of_a_game_whose_table_changed_keeps_each_seats_note_and_the
     shutil.copy(download.value.path(), SCREENSHOTS / "67-game-picture-seat-notes.png")
     drawn = phone.evaluate("window.__drawn")
     # Fay took over Ben's seat after round 2, Eve joined after round 1 with Cy's 10, Cy left after round 3.
-    # A ranked seat's note line goes on with its rating move ("for Ben from round 3 · +2.0, to 2.3").
+    # A ranked seat's note line goes on with its rating move ("for Ben from round 3 · Rating 0.3 → 2.3, +2.0").
     for note in ("for Ben from round 3", "joined after round 1: 10", "left after round 3"):
         assert any(line == note or line.startswith(f"{note} · ") for line in drawn), (note, drawn)
-    assert any(re.search(r"[+-]\d+\.\d, to -?\d+\.\d$", line) for line in drawn), drawn
+    assert any(re.search(r"Rating -?\d+\.\d → -?\d+\.\d, [+-]\d+\.\d$", line) for line in drawn), drawn
     day = date_format(timezone.localtime(game.finished_at), "D j M")
     assert f"Game over · {day}" in drawn

@@ -98,8 +98,8 @@ def test_a_finished_games_card_shows_each_players_rating_move_in_english_and_spa
     phone.goto(f"/games/{game.pk}/")
     moves = phone.locator(".game-over .final .rating-move")
     expect(moves).to_have_count(3)
-    expect(moves.first).to_have_text(re.compile(r"^\+\d+\.\d, to \d+\.\d$"))  # María won again: up
-    expect(moves.last).to_have_text(re.compile(r"^[+-]\d+\.\d, to -?\d+\.\d$"))
+    expect(moves.first).to_have_text(re.compile(r"^Rating -?\d+\.\d → -?\d+\.\d, \+\d+\.\d$"))  # María won again: up
+    expect(moves.last).to_have_text(re.compile(r"^Rating -?\d+\.\d → -?\d+\.\d, [+-]\d+\.\d$"))
     assert_fits_a_phone(phone)
     phone.locator(".game-over").screenshot(path=str(screenshot_path("story-game-over-card-phone")))
     # María's page: two wins in a row; three games are needed before anyone is her nemesis or victim.
@@ -111,7 +111,7 @@ def test_a_finished_games_card_shows_each_players_rating_move_in_english_and_spa
     log_in(telefono, user.email)
     telefono.goto(f"/games/{game.pk}/")
     expect(telefono.locator(".game-over .final .rating-move").first).to_have_text(
-        re.compile(r"^\+\d+,\d; quedó en \d+,\d$")
+        re.compile(r"^Valoración -?\d+,\d → -?\d+,\d; \+\d+,\d$")
     )
     assert_fits_a_phone(telefono)
     telefono.locator(".game-over").screenshot(path=str(screenshot_path("story-game-over-card-phone-es")))

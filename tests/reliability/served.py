@@ -102,17 +102,18 @@ class Server:
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         try:
-            self._wait_until_up()
+            self.wait_until_up()
         except BaseException:
             self.stop()  # a server that did not start is not left running
             raise
 
-    def _wait_until_up(self):
-        deadline = time.monotonic() + 30
+    def wait_until_up(self):
+        """Until a worker answers (a busy machine's workers take a while to boot)."""
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
                 status, _, _ = request(f"{self.url}/rules/")
-            except (urllib.error.URLError, ConnectionError):
+            except OSError:  # refused, reset or timed out (a busy machine): not up yet
                 time.sleep(0.1)
             else:
                 assert status == 200, status

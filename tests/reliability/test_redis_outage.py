@@ -19,10 +19,23 @@ JSON = {"Content-Type": "application/json", "Accept": "application/json"}
 class RedisServer:
     """A redis-server of the test's own on a free port (the machine's Redis stays up)."""
 
-    def __init__(self, port: int | None = None):
-        self.port = port or free_port()
+    def __init__(self, port: int | None = None, folder=None):
+        """`folder`: where SAVE writes its dump, and whence a server started on it loads it."""
+        self.port, self.folder = port or free_port(), folder
+        dump = ["--dir", str(folder), "--dbfilename", "dump.rdb"] if folder else []
         self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                *dump,
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -38,6 +51,9 @@ class RedisServer:
     def kill(self):
         self.process.kill()
         self.process.wait(timeout=10)
+
+    def cli(self, *args: str) -> str:
+        return subprocess.run(["redis-cli", "-p", str(self.port), *args], capture_output=True, text=True).stdout
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The house options of RULES.md: a first double below the top, a number of rounds, a tie-break."""
+"""The house options of the rules page (/rules/): a first double below the top, a number of rounds, a tie-break."""
 
 import pytest
 

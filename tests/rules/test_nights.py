@@ -1,4 +1,4 @@
-"""A club night's standings (RULES.md, "Seasons and nights"), without a database."""
+"""A club night's standings (docs/architecture.md, "Nights"), without a database."""
 
 from scorekeeper.rules.nights import NightRow, night_standings
 

@@ -1,4 +1,4 @@
-"""Place points and a season's table (RULES.md, "Seasons and nights"), worked out by hand."""
+"""Place points and a season's table (docs/architecture.md, "Seasons"), worked out by hand."""
 
 from itertools import pairwise
 
@@ -11,7 +11,7 @@ from scorekeeper.rules.seasons import SeasonRow, champions, counted_from_tally, 
 
 
 def points(ranks):
-    """Place points as RULES.md writes them (one decimal), from tenths."""
+    """Place points as the season's table shows them (one decimal), from tenths."""
     return [None if tenths is None else tenths / 10 for tenths in place_points(ranks)]
 
 

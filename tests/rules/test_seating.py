@@ -182,3 +182,29 @@ def test_nobody_moves_a_place_because_someone_left_or_sat_down():
     assert moves([10, 20, 15, 30], [12, None, 18, 33]) == (0, 0, 0, 0)
     # Eve sits down with the highest total: nobody moves for it, and she has no move of her own.
     assert moves([10, 20, None], [25, 21, 25]) == (-1, 1, 0)
+
+
+def test_the_table_may_choose_a_joiners_opening_total_at_the_door_whatever_the_game_option():
+    rounds = [RoundResult(0, {1: 10, 2: 0, 3: 5})]
+    seats = [(p, NAMES[p]) for p in (1, 2, 3, 4)]
+    chosen = {
+        option: seat(derive(RULES, seats, rounds, [SeatChange(Change.JOIN, 4, 1, join_total=option)]), 4).opening_total
+        for option in seating.JoinTotal.CHOICES
+    }
+    assert chosen == {"highest": 10, "average": 5, "zero": 0}  # (10 + 0 + 5) / 3 = 5
+    assert seating.opening_totals([10, 0, 5]) == chosen  # what the join screen shows beside each option
+    # The choice is kept with the change: the saved state replays it.
+    state = derive(RULES, seats, rounds, [SeatChange(Change.JOIN, 4, 1, join_total="zero")])
+    saved = dump(state, rounds)
+    assert changes(saved)[0].join_total == "zero"
+    assert seat(load(saved, dict(seats)), 4).opening_total == 0
+
+
+def test_a_join_total_that_is_not_one_of_the_three_or_not_for_a_join_is_refused_naming_join_total():
+    refused = seating.refusal(SeatChange(Change.JOIN, 4, 1, join_total="lowest"), seated=[1, 2, 3], sat=[1, 2, 3],
+                              names=NAMES, finished=False)  # fmt: skip
+    assert (refused.field, refused.code) == ("join_total", "unknown_join_total")
+    assert "highest, average, zero" in str(refused.message)
+    take_over = SeatChange(Change.TAKE_OVER, 4, 1, replaces=2, join_total="zero")
+    refused = seating.refusal(take_over, seated=[1, 2, 3], sat=[1, 2, 3], names=NAMES, finished=False)
+    assert (refused.field, refused.code) == ("join_total", "not_a_join")

@@ -212,3 +212,37 @@ def test_a_kept_page_carries_the_requests_own_csp_nonce_as_its_header_does(club)
         assert len(set(re.findall(r'nonce="([^"]+)"', page))) == 1
         nonces.append(header[1])
     assert len(set(nonces)) == 3  # every request its own
+
+
+def test_a_kept_page_is_one_per_host_it_shows_never_one_per_spelling_of_the_host_header(club, monkeypatch):
+    from scorekeeper.caches import kept
+
+    owner = signed_in(club.users["owner"])
+    written = []
+    real = kept.set_many
+    monkeypatch.setattr(kept, "set_many", lambda data, timeout: written.append(list(data)) or real(data, timeout))
+    hosts = [f"127.0.0.1:{port}" for port in range(10000, 10020)] + ["127.0.0.1:" + "9" * 4000, "127.0.0.1."]
+    shown = set()
+    for host in hosts:
+        response = owner.get(reverse("game", args=[club.game.pk]), HTTP_HOST=host)
+        assert response.status_code == 200, host
+        shown |= set(re.findall(r"https?://[^/\"]+/live/", response.content.decode()))
+    pages = {key for keys in written for key in keys if ":page:" in key}
+    assert len(pages) == 1  # one page, of the one host it shows
+    assert shown == {"http://127.0.0.1/live/"}
+    owner.get(reverse("game", args=[club.game.pk]), HTTP_HOST="127.0.0.1:80")  # the port it is served on
+    assert len({key for keys in written for key in keys if ":page:" in key}) == 2
+
+
+def test_a_page_asked_under_a_host_only_a_pattern_allows_is_drawn_and_never_kept(club, monkeypatch, settings):
+    from scorekeeper.caches import kept
+
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, ".example.com"]
+    owner = signed_in(club.users["owner"])
+    written = []
+    real = kept.set_many
+    monkeypatch.setattr(kept, "set_many", lambda data, timeout: written.append(list(data)) or real(data, timeout))
+    for name in ("a", "b", "c"):
+        response = owner.get(reverse("game", args=[club.game.pk]), HTTP_HOST=f"{name}.example.com")
+        assert response.status_code == 200 and f"http://{name}.example.com/live/" in response.content.decode()
+    assert not {key for keys in written for key in keys if ":page:" in key}

@@ -56,7 +56,7 @@ def test_the_player_page_shows_figures_head_to_head_and_a_chart(client, user, hi
     for row in opponents.values():
         assert row["ahead"] + row["behind"] + row["level"] == row["games"]
     html = response.content.decode()
-    svg = html.split("<svg", 1)[1].split("</svg>")[0]
+    svg = html.split('class="chart totals-chart"', 1)[1].split("<svg", 1)[1].split("</svg>")[0]
     assert "game totals" in svg
     assert not re.search(r'(src|href)="(https?:)?//', svg)  # the chart fetches nothing
 

@@ -1,5 +1,6 @@
 """The sheet and the game-over card of a game whose seats changed, as the server draws them."""
 
+import html
 import re
 
 import pytest
@@ -37,17 +38,61 @@ def test_every_row_of_a_sheet_after_a_take_over_has_a_cell_per_column_and_who_le
     assert boxes == {str(ids[0]): " checked", str(ids[1]): "", str(ids[2]): " checked", str(ids[3]): " checked"}
 
 
-def test_the_join_page_says_what_a_joiner_starts_with_and_a_full_scorebook_asks_for_a_new_name():
+def joined_after_one_round(join_total="average"):
     user = UserFactory()
     ids = [PlayerFactory(owner=user, name=name).pk for name in ("Ann", "Ben", "Cy")]
-    game = services.create_game(by=user, players=ids, rules=GameRules(tile_set=6, join_total="average"))
+    game = services.create_game(by=user, players=ids, rules=GameRules(tile_set=6, join_total=join_total))
     services.record_round(game=game, starting_double=6, entries=[
         EntryInput(player=ids[0], pips=0, went_out=True), EntryInput(player=ids[1], pips=9),
         EntryInput(player=ids[2], pips=4)])  # fmt: skip
+    game.refresh_from_db()
     client = Client()
     client.force_login(user)
+    return user, game, client
+
+
+def join_options(page: str) -> dict[str, tuple[bool, str]]:
+    """The join screen's options: value -> (chosen, the label's words)."""
+    block = re.search(r'<fieldset[^>]*id="join-rule".*?</fieldset>', page, re.S).group(0)
+    return {
+        value: (" checked" in attributes, html.unescape(re.sub(r"<[^>]+>", "", label)).strip())
+        for value, attributes, label in re.findall(
+            r'<input type="radio" name="join_total" value="(\w+)"([^>]*)>(.*?)</label>', block, re.S
+        )
+    }
+
+
+def test_the_join_page_offers_each_join_rule_with_its_opening_total_and_the_games_option_chosen():
+    _user, game, client = joined_after_one_round("average")
     page = client.get(f"/games/{game.pk}/seats/join/").content.decode()
-    assert '<strong id="join-total">Joining now: 5.</strong>' in page  # (0 + 9 + 4) / 3, rounded up
+    assert join_options(page) == {
+        "highest": (False, "The highest total at the table: 9"),
+        "average": (True, "The table's average, rounded up: 5"),  # (0 + 9 + 4) / 3, rounded up
+        "zero": (False, "Zero: 0"),
+    }
+    assert 'id="join-rule"' not in client.get(f"/games/{game.pk}/seats/take_over/").content.decode()
+
+
+def test_the_join_page_seats_a_joiner_with_the_total_the_table_chose_and_refuses_another_rule_beside_it():
+    user, game, client = joined_after_one_round("highest")
+    dee = PlayerFactory(owner=user, name="Dee")
+    refused = client.post(
+        f"/games/{game.pk}/seats/join/", {"version": game.version, "player": dee.pk, "join_total": "lowest"}
+    )
+    assert refused.status_code == 200  # the page again, the error beside the options
+    assert re.search(r'id="join-rule".*?errorlist.*?</fieldset>', refused.content.decode(), re.S)
+    assert not game.seat_changes.exists()
+    answer = client.post(
+        f"/games/{game.pk}/seats/join/", {"version": game.version, "player": dee.pk, "join_total": "zero"}
+    )
+    assert answer.status_code == 302, re.findall(r"errorlist.*?</ul>", answer.content.decode(), re.S)
+    game.refresh_from_db()
+    assert next(seat for seat in game.state["seats"] if seat["player"] == dee.pk)["opening_total"] == 0
+
+
+def test_a_full_scorebook_asks_the_join_page_for_a_new_name():
+    user, game, client = joined_after_one_round()
+    page = client.get(f"/games/{game.pk}/seats/join/").content.decode()
     assert "A new player&#x27;s name" in page or "A new player's name" in page  # nobody else to choose
     PlayerFactory(owner=user, name="Dee")
     page = client.get(f"/games/{game.pk}/seats/take_over/").content.decode()

@@ -64,7 +64,7 @@ def test_the_head_shows_short_names_places_and_moves_and_the_full_names_stay(cli
     assert 'class="grand lead">20<' in sheet
 
 
-def test_the_chart_labels_rounds_by_their_whole_double_and_shows_six_of_thirteen(client, user):
+def test_the_chart_labels_rounds_by_their_whole_double_every_third_of_thirteen(client, user):
     game = make_game(owner=user, names=["Ann", "Ben"], tile_set=12)
     ann, ben = (seat.player for seat in game.seats.order_by("position"))
     for double in range(12, -1, -1):
@@ -75,7 +75,7 @@ def test_the_chart_labels_rounds_by_their_whole_double_and_shows_six_of_thirteen
     html = client.get(reverse("game", args=[game.pk])).content.decode()
     svg = html[html.index("<svg") : html.index("</svg>")]
     labels = re.findall(r"<text[^>]*>(\d+-\d+)</text>", svg)  # the x axis's, as drawn
-    assert labels == ["12-12", "10-10", "7-7", "5-5", "2-2", "0-0"]  # whole, first and last among them
+    assert labels == ["12-12", "9-9", "6-6", "3-3", "0-0"]  # whole, evenly spaced, first and last among them
 
 
 def test_every_line_of_the_chart_has_its_own_dash_and_its_key_shows_it():

@@ -32,28 +32,30 @@ def moves_on(page: str) -> list[str]:
     return [re.sub(r"\s+", " ", move) for move in re.findall(r'<span class="rating-move">([^<]*)</span>', page)]
 
 
-def test_the_game_over_card_shows_each_players_rating_move_and_where_it_landed(club):
+def test_the_game_over_card_says_each_players_rating_before_and_after_the_game_and_the_move(club):
     ann, ben, cy, _dot = club.players
     owner = club.users["owner"]
     finished_game(club.book, owner, [ann, ben, cy], (3, 4), finished_at=at(2025, 1, 1))
     game = finished_game(club.book, owner, [cy, ben, ann], (3, 4), finished_at=at(2025, 1, 2))
     steps = {step.player_id: step for step in RatingStep.objects.filter(game=game)}
 
-    def words(player, now_word, point="."):
+    def words(player, rating, then, point="."):
         step = steps[player.pk]
         move = rating_move(step.ordinal_before, step.ordinal)
         sign = "-" if move < 0 else "+"
-        return f"{sign}{abs(move):.1f}{now_word}{round(step.ordinal, 1):.1f}".replace(".", point)
+        figures = [f"{round(step.ordinal_before, 1):.1f}", f"{round(step.ordinal, 1):.1f}", f"{sign}{abs(move):.1f}"]
+        before, after, moved = (figure.replace(".", point) for figure in figures)
+        return f"{rating} {before} → {after}{then}{moved}"
 
     page = signed_in(club.users["viewer"]).get(f"/games/{game.pk}/").content.decode()
-    # In the card's order: Cy won, Ben, then Ann.
-    assert moves_on(page) == [words(cy, ", to "), words(ben, ", to "), words(ann, ", to ")]
-    assert moves_on(page)[0].startswith("+") and moves_on(page)[2].startswith("-")
+    # In the card's order: Cy won, Ben, then Ann. "Rating 24.1 → 26.7, +2.6": what the number is.
+    assert moves_on(page) == [words(cy, "Rating", ", "), words(ben, "Rating", ", "), words(ann, "Rating", ", ")]
+    assert moves_on(page)[0].split(", ")[1].startswith("+") and moves_on(page)[2].split(", ")[1].startswith("-")
     spanish = signed_in(club.users["viewer"], "es").get(f"/games/{game.pk}/").content.decode()
     assert moves_on(spanish) == [
-        words(cy, "; quedó en ", ","),
-        words(ben, "; quedó en ", ","),
-        words(ann, "; quedó en ", ","),
+        words(cy, "Valoración", "; ", ","),
+        words(ben, "Valoración", "; ", ","),
+        words(ann, "Valoración", "; ", ","),
     ]
 
 

@@ -1,6 +1,7 @@
 """Games: their rules, the write shapes, and the answers (state, standings, the suggested deal)."""
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from scorekeeper.models import TILE_SET_CHOICES, Game
@@ -314,6 +315,14 @@ class SeatChangeSerializer(serializers.Serializer):
         min_value=1, max_value=2**53, allow_null=True, default=None,
         help_text="A joiner sits after this seated player (null: last).",
     )  # fmt: skip
+    join_total = serializers.ChoiceField(
+        choices=JoinTotal.CHOICES,
+        allow_null=True,
+        default=None,
+        help_text="What this joiner starts with, decided at the door: the highest total at the table, the seated "
+        "players' average (rounded up) or zero (null: the game's `rules.join_total`). Joins only.",
+        error_messages={"invalid_choice": gettext_lazy("Choose one of: highest, average, zero (got {input}).")},
+    )
 
     def validate(self, data):
         if data["replaces"] is not None and data["after"] is not None:

@@ -1,4 +1,4 @@
-"""Club nights, their tables and standings (API.md, "Seasons, club nights, casual games")."""
+"""Club nights, their tables and standings (docs/api.md, "Club nights")."""
 
 from rest_framework import serializers
 

@@ -1,4 +1,4 @@
-"""Seasons and their tables (API.md, "Seasons, club nights, casual games")."""
+"""Seasons and their tables (docs/api.md, "Seasons")."""
 
 from rest_framework import serializers
 

@@ -47,7 +47,7 @@ class RoundErrorItemSerializer(serializers.Serializer):
     entry = serializers.IntegerField(allow_null=True)
     player = serializers.IntegerField(allow_null=True)
     rule = serializers.IntegerField(
-        allow_null=True, help_text="The check's number in RULES.md; null for a malformed field."
+        allow_null=True, help_text="The check's number on the rules page (/rules/); null for a malformed field."
     )
     code = serializers.CharField()
     message = serializers.CharField()

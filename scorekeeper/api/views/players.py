@@ -142,11 +142,16 @@ class PlayerMerge(APIView):
         responses={
             200: PlayerSerializer,
             **errors_for(400, 401, 403, 404, 422),
-            409: OpenApiResponse(ErrorSerializer, description="Both sat in one game (`played_together`)."),
+            409: OpenApiResponse(
+                ErrorSerializer,
+                description="Both sat in one game (`played_together`), or `into` was merged or deleted "
+                "meanwhile (`player_gone`).",
+            ),
         },
         description="Two names for one person made one: every seat, record and rating of the player moves to "
         "`into` (a player of the same scorebook), then the player is deleted; history notes it on every game "
-        "moved. Answers with the player merged into.",
+        "moved. Answers with the player merged into. Two merges of the same players at once: one is made, the "
+        "other answers 404 (the player is gone) or 409 (`player_gone`: the one to merge into is gone).",
     )
     @idempotent
     def post(self, request, pk):

@@ -28,7 +28,9 @@ class SeatList(APIView):
         parameters=[IF_MATCH, *IDEMPOTENT, etag_header(201)],
         responses={201: GameSerializer, **errors_for(400, 401, 403, 404, 409, 412, 422)},
         description="A player joins the table after the last recorded round (after the seated player `after`, "
-        "default last), or with `replaces` takes over that player's seat and total. Before the first round, "
+        "default last), or with `replaces` takes over that player's seat and total. A joiner starts with what "
+        "`join_total` says (highest, average or zero; default: the game's option); anything else is a 400 naming "
+        "`join_total`. Before the first round, "
         "a join is an ordinary seat. A player already seated or who left this game, a finished game, an "
         "eleventh seated player or a player of another scorebook: 400 naming the field.",
     )
@@ -44,6 +46,7 @@ class SeatList(APIView):
             player=data.validated_data["player"],
             replaces=replaces,
             sits_after=data.validated_data["after"],
+            join_total=data.validated_data["join_total"],
             expected_version=expected_version(request, pk),
             by=request.user,
         )

@@ -2,11 +2,13 @@
 // without them. base.html loads this one (<script type="module">); it brings in the others in the
 // order their listeners must be registered: offline.js last, so that the round form's check before
 // Save (following.js) sees a submit before the outbox takes it. Delegated listeners survive htmx swaps.
+import "./confirm.js";  // first: Cancel stops a form before any other listener sees it
 import "./base.js";
 import "./new-game.js";
 import "./odds.js";
 import "./round-entry.js";
 import "./tile-picker.js";
+import "./hand-photo.js";
 import "./wake-lock.js";
 import "./live.js";
 import "./following.js";

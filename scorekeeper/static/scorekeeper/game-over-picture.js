@@ -16,7 +16,7 @@ function read(card) {
     rows: Array.from(card.querySelectorAll(".final li")).map((li) => ({
       place: text(li.querySelector(".place")), name: text(li.querySelector(".name")),
       total: text(li.querySelector(".total")), won: li.classList.contains("won"),
-      // "for Josefina from round 7", "joined after round 4: 98", "left after round 8", "+1.3, to 27.4"
+      // "for Josefina from round 7", "joined after round 4: 98", "left after round 8", "Rating 26.1 → 27.4, +1.3"
       note: Array.from(li.querySelectorAll(".seat-note, .rating-move"), text).join(" · "),
     })),
   };

@@ -29,3 +29,23 @@ export function tn(singular, plural, count, params) {
 export function lang() {
   return document.documentElement.lang || undefined;
 }
+
+// A moment as the pages write one (scorekeeper/clock.py): on the table's own clock, the time zone
+// of the page's scorebook (#app-status data-zone, inside <main>, which htmx swaps), in the one format of each language: "Sat 28 Nov,
+// 08:21", "sáb 28 nov, 08:21" (24-hour, never "08:21 AM").
+export function moment(iso) {
+  const when = new Date(iso);
+  if (isNaN(when)) return "";
+  const status = document.getElementById("app-status");
+  const zone = (status && status.dataset.zone) || undefined;
+  let parts;
+  try {
+    parts = new Intl.DateTimeFormat(lang(), { timeZone: zone, weekday: "short", day: "numeric", month: "short",
+      hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(when);
+  } catch (error) {  // a zone this browser does not know: the phone's own
+    parts = new Intl.DateTimeFormat(lang(), { weekday: "short", day: "numeric", month: "short",
+      hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(when);
+  }
+  const part = (type) => (parts.find((each) => each.type === type) || { value: "" }).value.replace(/\.$/, "");
+  return `${part("weekday")} ${part("day")} ${part("month")}, ${part("hour")}:${part("minute")}`;
+}

@@ -5,19 +5,15 @@
 // A round belongs to the account whose page saved it (the page's X-Account marker): it is shown and
 // sent only from that account's pages, with its marker, which the server checks against the session;
 // another account signing in on the phone leaves it aside, waiting for its own account.
-import { lang, t, tn } from "./i18n.js";
+import { moment, t, tn } from "./i18n.js";
 import { adjustEnterButton, adjustRoundForm } from "./outbox-ahead.js";
 import { bodyOf, itemFrom, send } from "./outbox-send.js";
 import { csrfToken, isSeat, newKey, outbox } from "./outbox-store.js";
 
 let updateReady = null, reloading = false, syncing = null;
 
-function clock(iso) {
-  const when = new Date(iso);
-  // On the 24-hour clock the pages write times with ("D j M, H:i": a game's history, the trash), in
-  // either language: "21:57", never "09:57 PM" beside a history that says "21:59".
-  return isNaN(when) ? "" : when.toLocaleTimeString(lang(), { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
-}
+// When the kept copy was saved, as every page writes a moment: on the scorebook's clock (i18n.js).
+const clock = moment;
 
 // Every round waiting, oldest first; stop at the first that cannot go, so the order holds.
 function sync() {

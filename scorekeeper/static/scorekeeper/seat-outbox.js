@@ -41,7 +41,7 @@ export function seatItemFrom(form, base) {
   return Object.assign(base, {
     kind: "seat", change: kind, label, who, newName: player === null ? name : "",
     stand: player === null ? -Date.now() : null,  // the stand-in id of a player made by name
-    player, replaces, after: number("after"),
+    player, replaces, after: number("after"), joinTotal: data.get("join_total") || null,
     players: form.dataset.players, scorebook: Number(form.dataset.scorebook),
     fields: Array.from(data.entries()).filter(([field]) => field !== "csrfmiddlewaretoken" && field !== "version"),
   });
@@ -62,6 +62,7 @@ export async function sendSeat(item, headers, request) {
   const body = { player: item.player };
   if (item.change === "take_over") body.replaces = item.replaces;
   else if (item.after !== null) body.after = item.after;
+  if (item.change === "join" && item.joinTotal) body.join_total = item.joinTotal;  // chosen at the door
   return request(item.api, "POST", body, headers);
 }
 

@@ -7,7 +7,7 @@ import { t, tn } from "./i18n.js";
 import { readTiles } from "./tile-grammar.js";
 
 let pickerBlock = null, set = null;
-function tileSet() {  // {tiles: [[name, pips], ...] highest first, pips: Map, double_blank, on_table}
+export function tileSet() {  // {tiles: [[name, pips], ...] highest first, pips: Map, double_blank, on_table}
   const block = document.getElementById("tile-picker");
   if (block !== pickerBlock) {
     pickerBlock = block;
@@ -22,7 +22,7 @@ function listed(text) {
   const read = readTiles(text);
   return read ? read.tiles : [];
 }
-function pipsOf(tiles) { return tiles.reduce((total, tile) => total + (tileSet().pips.get(tile) || 0), 0); }
+export function pipsOf(tiles) { return tiles.reduce((total, tile) => total + (tileSet().pips.get(tile) || 0), 0); }
 function rowsOf(form) { return Array.from(form.querySelectorAll(".player-row")); }
 function listBox(row) { return row.querySelector("input.tile-list"); }
 
@@ -99,7 +99,7 @@ function showListSum(row) {
   shown.textContent = parts.join(", ");
 }
 
-function write(form, row, tiles) {
+export function write(form, row, tiles) {
   const order = tileSet().order;
   const sorted = tiles.slice().sort((x, y) => order.get(x) - order.get(y));  // as the picker lays them out
   listBox(row).value = sorted.join(" ");

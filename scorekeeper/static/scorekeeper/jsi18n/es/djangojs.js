@@ -28,7 +28,14 @@
     "A round was undone: this round is now {double}.": "Se deshizo una ronda: esta ronda ahora empieza con el {double}.",
     "Another phone saved round {number} with {double} a moment ago.": "Otro tel\u00e9fono acaba de anotar la ronda {number} con el {double}.",
     "Back online: this page is from {time}.": "De nuevo en l\u00ednea: esta p\u00e1gina es de las {time}.",
+    "Check the {count} marked tile first": [
+      "Revisa primero la {count} ficha marcada",
+      "Revisa primero las {count} fichas marcadas"
+    ],
+    "Close": "Cerrar",
     "Copied: paste it in a chat.": "Copiado: p\u00e9galo en un chat.",
+    "Counting from a photo needs a connection: type the pips, or try again when you are online.": "Contar con una foto necesita conexi\u00f3n: escribe los puntos, o int\u00e9ntalo de nuevo cuando tengas conexi\u00f3n.",
+    "Counting the tiles\u2026": "Contando las fichas\u2026",
     "Discard": "Descartar",
     "Discard the change at the table saved on this phone ({change})? It has not reached the server.": "\u00bfDescartar el cambio en la mesa guardado en este tel\u00e9fono ({change})? No ha llegado al servidor.",
     "Discard the round {double} saved on this phone? It has not reached the server.": "\u00bfDescartar la ronda {double} guardada en este tel\u00e9fono? No ha llegado al servidor.",
@@ -39,10 +46,14 @@
     "Keep the screen on": "Mantener la pantalla encendida",
     "Leave TV mode": "Salir del modo TV",
     "Log in again to send it.": "Vuelve a iniciar sesi\u00f3n para enviarla.",
+    "No tile found: drag across each tile on the photo to add it.": "No se encontr\u00f3 ninguna ficha: arrastra sobre cada ficha de la foto para a\u00f1adirla.",
     "Not updating: reload the page": "No se actualiza: vuelve a cargar la p\u00e1gina",
     "Offline.": "Sin conexi\u00f3n.",
     "Offline: last updated {time}.": "Sin conexi\u00f3n: actualizado por \u00faltima vez a las {time}.",
+    "One half": "Una mitad",
+    "Other half": "La otra mitad",
     "Reload": "Recargar",
+    "Remove this tile": "Quitar esta ficha",
     "Round {number}": "Ronda {number}",
     "Rounds you save wait on this phone.": "Las rondas que guardes esperan en este tel\u00e9fono.",
     "Save anyway": "Guardar de todos modos",
@@ -50,16 +61,29 @@
     "Screen stays on": "La pantalla sigue encendida",
     "Select the link and copy it.": "Selecciona el enlace y c\u00f3pialo.",
     "Show the latest": "Ver lo m\u00e1s reciente",
+    "Sign in again to count from a photo.": "Vuelve a iniciar sesi\u00f3n para contar con una foto.",
     "TV mode": "Modo TV",
+    "Tap a tile to correct it. Drag across a missed tile to add it.": "Toca una ficha para corregirla. Arrastra sobre una ficha que falte para a\u00f1adirla.",
+    "The photo could not be counted.": "No se pudo contar la foto.",
+    "The photo could not be counted: try again, or type the pips.": "No se pudo contar la foto: int\u00e9ntalo de nuevo, o escribe los puntos.",
+    "The photo, {count} tile marked": [
+      "La foto, {count} ficha marcada",
+      "La foto, {count} fichas marcadas"
+    ],
     "The server refused this round ({status}).": "El servidor rechaz\u00f3 esta ronda ({status}).",
     "This game is over: this round cannot be saved.": "La partida ha terminado: esta ronda no se puede guardar.",
     "This live link was stopped": "Se detuvo este enlace en vivo",
+    "Tile {number}: {tile}": "Ficha {number}: {tile}",
     "Use {double}": "Usar el {double}",
+    "Use {pips}": "Usar {pips}",
     "You may not record rounds in this game (or your session ended: log in again).": "No puedes anotar rondas en esta partida (o tu sesi\u00f3n termin\u00f3: vuelve a iniciar sesi\u00f3n).",
+    "check: {reason}": "revisar: {reason}",
     "game over": "partida terminada",
     "held the 0-0": "ten\u00eda el 0-0",
     "holds the 0-0": "tiene el 0-0",
     "live": "en vivo",
+    "new: pick its halves": "nueva: elige sus mitades",
+    "not a tile of this set": "no es una ficha de este juego",
     "not a tile: {parts}": "no es una ficha: {parts}",
     "not saved by the server": "el servidor no la guard\u00f3",
     "offline": "sin conexi\u00f3n",
@@ -80,6 +104,10 @@
       "{count} ficha",
       "{count} fichas"
     ],
+    "{count} tile found: {pips} pips.": [
+      "{count} ficha encontrada: {pips} puntos.",
+      "{count} fichas encontradas: {pips} puntos."
+    ],
     "{doubles} is open again: saving {double} skips it.": [
       "El {doubles} vuelve a estar libre: guardar con el {double} se lo salta.",
       "{doubles} vuelven a estar libres: guardar con el {double} se los salta."
@@ -92,6 +120,7 @@
     "{name} takes over from {other}": "{name} toma el relevo de {other}",
     "{name} undid round {number}: this round is now {double}.": "{name} deshizo la ronda {number}: esta ronda ahora empieza con el {double}.",
     "{name}'s tiles": "Fichas de {name}",
+    "{name}'s tiles from a photo": "Fichas de {name} en una foto",
     "{percent} to win": "{percent} de ganar",
     "{pips} pips": "{pips} puntos",
     "{words} This form is now for round {number} ({double}).": "{words} Este formulario es ahora para la ronda {number} ({double})."

@@ -1,0 +1,100 @@
+"""The vision room: a photo of the tiles left in a hand, read as tiles and their pips.
+
+Pure functions of an image (numpy, OpenCV, no Django, nothing of ours but this room): the API's
+`POST /api/v1/hands/count/` decodes and bounds the upload and calls `count_hand`; what is done with
+the answer (a player's tiles and pips on the round form) is the caller's.
+
+How a photo is read (classical computer vision, no learned model):
+- `find.py` finds each face-up tile from its dividing line: a thin dark bar with the same ivory
+  on both sides; the tile's pose follows from the bar and its extent from where the ivory stops
+  (the table, a seam with a touching tile, the tile's shaded side).
+- `read.py` straightens each tile and counts the pips of each half: spots darker or more coloured
+  than the ivory (coloured double-12 pips too; a glare is only paler), touching pips counted by
+  their area against a single pip's.
+- `count_hand` (here) orders each tile's halves (`order.py`), sums them, and lists what a reader
+  should check (`Doubt`).
+
+`faces.py` holds real sets' pip layouts and colours, and `synthetic.py` draws labelled photos from
+them for the tests and `bench/vision.py`; neither is on the request path.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .find import find_tiles
+from .order import reading_order
+from .read import read_tile
+
+# A tile read with less confidence than this is listed as a doubt ("unclear").
+UNCLEAR_BELOW = 0.5
+SMALLEST_SET, LARGEST_SET = 6, 18
+
+
+@dataclass(frozen=True)
+class Tile:
+    halves: tuple[int, int]  # first the top half of an upright tile, else the half nearer the left
+    box: tuple[int, int, int, int]  # x, y, w, h in the given image's pixels
+    confidence: float  # 0-1
+
+
+@dataclass(frozen=True)
+class Doubt:
+    tile: int  # index into Hand.tiles
+    reason: str  # "above_set", "found_twice" or "unclear"
+
+
+@dataclass(frozen=True)
+class Hand:
+    tiles: tuple[Tile, ...]
+    pips: int
+    doubts: tuple[Doubt, ...]
+
+
+def count_hand(image: np.ndarray, *, tile_set: int) -> Hand:
+    """The tiles seen in `image` (H x W x 3 uint8 RGB, EXIF-rotated, long side at most 1600 px).
+
+    `pips` is the sum of the halves of every tile listed, doubted tiles included: a doubt is
+    shown to the player to check, never dropped silently. A tile is doubted when a half is above
+    `tile_set` ("above_set"), when the same tile was already found in the photo ("found_twice": a
+    set holds each tile once; the later one is doubted), or when it was read with a confidence
+    under UNCLEAR_BELOW ("unclear"). A photo with no tile gives no tiles and 0 pips.
+    """
+    if not isinstance(image, np.ndarray) or image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3:
+        raise ValueError("image must be an H x W x 3 uint8 RGB array")
+    if not SMALLEST_SET <= tile_set <= LARGEST_SET:
+        raise ValueError(f"tile_set must be between {SMALLEST_SET} and {LARGEST_SET}")
+    tiles = []
+    for found in find_tiles(image):
+        reading = read_tile(image, found)
+        first, second = reading.counts
+        ax, ay = found.axis
+        quarter = found.length / 4
+        first_centre = (found.centre[0] - ax * quarter, found.centre[1] - ay * quarter)
+        second_centre = (found.centre[0] + ax * quarter, found.centre[1] + ay * quarter)
+        halves = (first, second) if reading_order(first_centre, second_centre) else (second, first)
+        tiles.append(Tile(halves, _box(found.corners(), image.shape), round(reading.confidence, 3)))
+    tiles.sort(key=lambda tile: (tile.box[1] + tile.box[3] / 2, tile.box[0]))
+    return hand_of(tiles, tile_set=tile_set)
+
+
+def hand_of(tiles: list[Tile], *, tile_set: int) -> Hand:
+    """The hand these tiles make: their sum, and the doubts the rules of a set raise."""
+    doubts, seen = [], set()
+    for index, tile in enumerate(tiles):
+        if max(tile.halves) > tile_set:
+            doubts.append(Doubt(index, "above_set"))
+        elif tuple(sorted(tile.halves)) in seen:
+            doubts.append(Doubt(index, "found_twice"))
+        elif tile.confidence < UNCLEAR_BELOW:
+            doubts.append(Doubt(index, "unclear"))
+        seen.add(tuple(sorted(tile.halves)))
+    return Hand(tuple(tiles), sum(sum(tile.halves) for tile in tiles), tuple(doubts))
+
+
+def _box(corners: np.ndarray, shape) -> tuple[int, int, int, int]:
+    height, width = shape[:2]
+    x0, y0 = (max(0, int(np.floor(v))) for v in corners.min(axis=0))
+    x1 = min(width, int(np.ceil(corners[:, 0].max())))
+    y1 = min(height, int(np.ceil(corners[:, 1].max())))
+    return x0, y0, max(0, x1 - x0), max(0, y1 - y0)

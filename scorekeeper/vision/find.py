@@ -1,0 +1,209 @@
+"""Finding tiles: each face-up tile is found from its dividing line.
+
+A dividing line is a thin dark bar with the same ivory on both sides of it for about the bar's
+length; from it the tile's pose follows (its long axis crosses the bar), and its extent is where
+that ivory stops: at the table, at a seam with a touching tile, or at the tile's shaded side. Seen
+that way, tiles touching each other, lying at any angle or on a table as pale as they are, are found
+alike; a face-down tile, the box, a pattern of the table find no bar with ivory around it.
+"""
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+# The image is searched at most this long (pixels); tiles are read from the full image.
+WORK_SIDE = 1000
+# A candidate bar shorter than this (pixels) is enlarged to it before its tile is measured.
+BAR_PX = 40
+# A pixel counts as the face's ivory within this colour distance (Lab, 0-255 scale).
+FACE_TOLERANCE = 22.0
+# A tile's edge: across it, even its most ivory tenth is this far from the face colour.
+EDGE_MIN = 14.0
+# A dividing line is at least this much darker than its face (Lab lightness, 0-255 scale).
+BAR_CONTRAST = 60.0
+
+
+@dataclass(frozen=True)
+class Found:
+    centre: tuple[float, float]  # x, y in the image's pixels
+    axis: tuple[float, float]  # unit vector along the tile, from its first half to its second
+    width: float  # the short side, pixels
+    length: float  # the long side, pixels
+    score: float  # 0-1: how cleanly the face stood out
+
+    def corners(self) -> np.ndarray:
+        ax, ay = self.axis
+        nx, ny = -ay, ax
+        cx, cy = self.centre
+        hl, hw = self.length / 2, self.width / 2
+        return np.array(
+            [
+                (cx - ax * hl - nx * hw, cy - ay * hl - ny * hw),
+                (cx - ax * hl + nx * hw, cy - ay * hl + ny * hw),
+                (cx + ax * hl + nx * hw, cy + ay * hl + ny * hw),
+                (cx + ax * hl - nx * hw, cy + ay * hl - ny * hw),
+            ],
+            np.float32,
+        )
+
+
+def find_tiles(image: np.ndarray) -> list[Found]:
+    height, width = image.shape[:2]
+    scale = min(1.0, WORK_SIDE / max(height, width))
+    work = (
+        cv2.resize(image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
+        if scale < 1
+        else image
+    )
+    lab = cv2.cvtColor(work, cv2.COLOR_RGB2LAB)
+    candidates = []
+    for bar in _bars(lab[..., 0]):
+        found = _tile_around(lab, bar)
+        if found is not None:
+            candidates.append(found)
+    kept = _suppress(candidates)
+    return [
+        Found((f.centre[0] / scale, f.centre[1] / scale), f.axis, f.width / scale, f.length / scale, f.score)
+        for f in kept
+    ]
+
+
+def _bars(lightness: np.ndarray):
+    """Thin dark strokes: (centre x, y, direction angle, length, thickness)."""
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (15, 15))
+    dark = cv2.morphologyEx(lightness, cv2.MORPH_BLACKHAT, kernel)
+    mask = (dark > 28).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    for index in range(1, count):
+        x, y, w, h, area = stats[index]
+        if area < 6 or max(w, h) < 8 or max(w, h) > 400:
+            continue
+        ys, xs = np.nonzero(labels[y : y + h, x : x + w] == index)
+        points = np.column_stack([xs + x, ys + y]).astype(np.float32)
+        mean = points.mean(axis=0)
+        centred = points - mean
+        cov = centred.T @ centred / len(points)
+        _values, vectors = np.linalg.eigh(cov)
+        direction = vectors[:, 1]
+        along = centred @ direction
+        across = centred @ vectors[:, 0]
+        length = float(along.max() - along.min() + 1)
+        thickness = float(area / length)
+        if length < 8 or length < 4 * thickness or float(np.abs(across).max()) * 2 > 0.35 * length:
+            continue
+        middle = mean + direction * float(along.max() + along.min()) / 2
+        yield float(middle[0]), float(middle[1]), math.atan2(direction[1], direction[0]), length, thickness
+
+
+def _tile_around(lab: np.ndarray, bar) -> Found | None:
+    cx, cy, angle, bar_len, _ = bar
+    zoom = max(1.0, BAR_PX / bar_len)  # small bars are enlarged, large ones kept sharp
+    unit = round(bar_len * zoom)
+    half_w, half_h = 2 * unit, round(unit * 2.5)
+    # the patch: the bar horizontal at its centre, `unit` pixels long
+    cos, sin = math.cos(angle), math.sin(angle)
+    matrix = np.array([[cos * zoom, sin * zoom, 0.0], [-sin * zoom, cos * zoom, 0.0]], np.float64)
+    matrix[:, 2] = (half_w, half_h) - matrix[:, :2] @ (cx, cy)
+    patch = cv2.warpAffine(lab, matrix, (2 * half_w, 2 * half_h), flags=cv2.INTER_LINEAR, borderValue=(0, 128, 128))
+    patch = patch.astype(np.float32)
+    # the face colour: beside the bar on both sides
+    band = round(unit * 0.3)
+    left, right = half_w - unit // 2, half_w + unit // 2
+    face_above = np.median(patch[half_h - band - 3 : half_h - 3, left:right].reshape(-1, 3), axis=0)
+    face_below = np.median(patch[half_h + 4 : half_h + band + 4, left:right].reshape(-1, 3), axis=0)
+    if np.linalg.norm(face_above - face_below) > FACE_TOLERANCE:
+        return None
+    face = (face_above + face_below) / 2
+    if face[0] < 90 or math.hypot(face[1] - 128, face[2] - 128) > 45:
+        return None
+    # a dividing line is printed dark: a grain of wood or a vein of marble is only a little darker
+    bar_lightness = float(np.median(patch[half_h - 1 : half_h + 2, half_w - unit // 3 : half_w + unit // 3, 0]))
+    if face[0] - bar_lightness < BAR_CONTRAST:
+        return None
+    distance = np.linalg.norm(patch - face, axis=2)
+    # the sides: where, at the same distance either side of the bar's middle, the ivory stops
+    # (just beside the bar, where no pip is printed, so a slanted seam still fills its column)
+    near, far = max(2, round(unit * 0.045)), max(4, round(unit * 0.1))
+    rows = np.concatenate([distance[half_h - far : half_h - near], distance[half_h + near : half_h + far]])
+    columns = np.percentile(rows, 20, axis=0)
+    left_edge, right_edge, side_strength = _sides(columns, half_w, unit // 2 + 1, round(unit / 0.55))
+    if left_edge is None:
+        return None
+    tile_w = right_edge - left_edge
+    if not 0.5 < unit / tile_w < 0.98:
+        return None
+    # the ends: likewise in the margins along the sides, where no pip is printed either
+    margin_in, margin_out = round(tile_w * 0.06), max(round(tile_w * 0.06) + 2, round(tile_w * 0.13))
+    margins = np.concatenate(
+        [
+            distance[:, left_edge + margin_in : left_edge + margin_out],
+            distance[:, right_edge - margin_out : right_edge - margin_in],
+        ],
+        axis=1,
+    )
+    lines = np.percentile(margins, 20, axis=1)
+    top_edge, bottom_edge, end_strength = _sides(lines, half_h, round(tile_w * 0.75), round(tile_w * 1.3))
+    if top_edge is None:
+        return None
+    weakest = min(side_strength, end_strength)
+    if weakest < EDGE_MIN:
+        return None
+    body = distance[top_edge + 2 : bottom_edge - 1, left_edge + 2 : right_edge - 1] < FACE_TOLERANCE
+    share = float(body.mean())
+    if share < 0.5:
+        return None
+    # back to the image
+    centre_patch = np.array([(left_edge + right_edge) / 2, (top_edge + bottom_edge) / 2, 1.0])
+    centre = cv2.invertAffineTransform(matrix) @ centre_patch
+    axis = (-sin, cos)  # the patch's downward direction, in the image
+    score = min(1.0, share * 1.25) * min(1.0, weakest / (2 * EDGE_MIN))
+    return Found((float(centre[0]), float(centre[1])), axis, tile_w / zoom, (bottom_edge - top_edge) / zoom, score)
+
+
+def _sides(profile: np.ndarray, middle: int, nearest: int, farthest: int):
+    """The face's two edges either side of `middle`: the first place going outward, between
+    `nearest` and `farthest`, where the profile rises past EDGE_MIN, then its highest point close
+    by. The bar sits in the middle of its tile, so edges found far from symmetric are mirrored from
+    the nearer one (a faint seam on one side, a clear one on the other). Answers both edges and the
+    weaker rise of those found (not mirrored); (None, None, 0) when neither side rises."""
+    farthest = min(farthest, middle - 1, len(profile) - middle - 1)
+    if farthest <= nearest:
+        return None, None, 0.0
+    reaches = np.arange(nearest, farthest + 1)
+    before = np.nonzero(profile[middle - reaches] >= EDGE_MIN)[0]
+    after = np.nonzero(profile[middle + reaches] >= EDGE_MIN)[0]
+    if not len(before) and not len(after):
+        return None, None, 0.0
+    low = reaches[before[0]] if len(before) else farthest + 1
+    high = reaches[after[0]] if len(after) else farthest + 1
+    first, second = _refine(profile, middle - low, 2), _refine(profile, middle + high, 2)
+    if abs(low - high) > 0.12 * (low + high):
+        if low < high:
+            return first, middle + (middle - first), float(profile[first])
+        return middle - (second - middle), second, float(profile[second])
+    return first, second, float(min(profile[first], profile[second]))
+
+
+def _refine(profile: np.ndarray, position: int, slack: int) -> int:
+    low, high = max(0, position - slack), min(len(profile), position + slack + 1)
+    return low + int(np.argmax(profile[low:high]))
+
+
+def _suppress(candidates: list[Found]) -> list[Found]:
+    """The best candidate of each place: one whose centre lies inside a kept tile is dropped."""
+    kept: list[Found] = []
+    for found in sorted(candidates, key=lambda f: -f.score):
+        if any(_inside(found.centre, other, 0.8) or _inside(other.centre, found, 0.8) for other in kept):
+            continue
+        kept.append(found)
+    return kept
+
+
+def _inside(point, found: Found, shrink: float) -> bool:
+    dx, dy = point[0] - found.centre[0], point[1] - found.centre[1]
+    ax, ay = found.axis
+    along = abs(dx * ax + dy * ay)
+    across = abs(-dx * ay + dy * ax)
+    return along < found.length / 2 * shrink and across < found.width / 2 * shrink

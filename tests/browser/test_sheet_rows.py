@@ -1,0 +1,90 @@
+"""A table of seven to ten on a 390 px phone: the sheet turns first to a row per player, each
+name whole as the table knows it (its short form, never broken mid-word), the last round, the
+total and the place, with nothing off to the side; the paper sheet follows for every round."""
+
+import pytest
+from playwright.sync_api import expect
+
+from scorekeeper.rules.names import short_names
+from tests.browser.conftest import PHONE, screenshot
+from tests.browser.test_sheet_fit import NAMES, open_sheet, page_width
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SOFT_HYPHEN = "\u00ad"
+
+
+@pytest.mark.parametrize(("players", "language"), [(7, "es"), (10, "en")])
+def test_seven_to_ten_players_each_show_a_whole_name_the_last_round_and_the_total_without_scrolling_sideways(
+    browser, live_server, players, language
+):
+    context, page = open_sheet(browser, live_server, players, language=language)
+    rows = page.locator("#sheet-rows tbody tr")
+    expect(rows).to_have_count(players)
+    page.locator("#sheet-rows").scroll_into_view_if_needed()
+    screenshot(page, f"sheet-rows-{players}-players-{language}")
+    page.locator("#sheet-rows").screenshot(path=f"tests/screenshots/sheet-rows-{players}-players-{language}-table.png")
+    assert page_width(page) <= PHONE["width"]
+    # Every cell of every row is on the screen's width: no total, round or place off to the side.
+    for box in page.locator("#sheet-rows th, #sheet-rows td").evaluate_all(
+        "cells => cells.map(c => { const r = c.getBoundingClientRect(); return [r.left, r.right]; })"
+    ):
+        assert box[0] >= 0 and box[1] <= PHONE["width"], box
+    covered = page.locator("#sheet-rows th, #sheet-rows td").evaluate_all(
+        "cells => cells.filter(c => { const r = c.getBoundingClientRect();"
+        " const at = document.elementFromPoint(r.right - 4, r.top + r.height / 2); return !(at && c.contains(at)); })"
+        ".map(c => c.textContent)"
+    )
+    assert covered == []  # nothing drawn over a cell's right edge (the sheet's sideways cue)
+    # Each name as the table knows it: the short form that tells players apart, whole, on one line.
+    names = page.locator("#sheet-rows tbody th .who")
+    assert names.all_inner_texts() == short_names(NAMES[:players])
+    assert (
+        names.evaluate_all(
+            "ws => ws.filter(w => w.scrollWidth > w.clientWidth || w.textContent.includes('\\u00ad')"
+            " || w.getClientRects().length !== 1 || w.getBoundingClientRect().height > 1.6 * parseFloat("
+            "getComputedStyle(w).fontSize)).map(w => w.textContent)"
+        )
+        == []
+    )
+    assert page.locator("#sheet-rows tbody th").evaluate_all("hs => hs.map(h => h.title)") == list(NAMES[:players])
+    # The totals are the sheet's, the last round is the sheet's last played row, in seat order.
+    grid_totals = page.locator("#sheet tfoot td").all_inner_texts()
+    assert page.locator("#sheet-rows td.grand").all_inner_texts() == grid_totals
+    last = page.locator("#sheet tbody tr.played").last
+    scores = last.locator("td small.score").evaluate_all(
+        "ss => ss.map(s => Array.from(s.childNodes).filter(n => n.nodeType === 3).map(n => n.textContent).join(''))"
+    )
+    latest = page.locator("#sheet-rows td.latest").evaluate_all(
+        "ls => ls.map(l => Array.from(l.childNodes).filter(n => n.nodeType === 3).map(n => n.textContent).join(''))"
+    )
+    assert [text.strip() for text in latest] == [text.strip() for text in scores]
+    double = last.get_attribute("data-double")
+    expect(page.locator("#sheet-rows thead th.latest")).to_have_text(f"{double}-{double}")
+    first_place = "1.º" if language == "es" else "1st"
+    expect(page.locator("#sheet-rows tr.lead td.place")).to_contain_text(first_place)
+    expect(page.locator("#sheet-rows thead th").nth(2)).to_have_text("Total")
+    # The paper sheet follows for every round (one tap on the link below the rows).
+    page.locator(".sheet-rows-more a").click()
+    expect(page.locator("#sheet")).to_be_in_viewport()
+    # The round form of the same table: every name above its box, short or long (never beside one
+    # box and above the next).
+    page.goto(page.url.split("#")[0] + "rounds/new/")
+    places = page.locator("fieldset.player-row").evaluate_all(
+        """rows => rows.map(row => {
+             const name = row.querySelector("label.name").getBoundingClientRect();
+             const box = row.querySelector("input.pips").getBoundingClientRect();
+             return [row.dataset.player, name.bottom <= box.top + 1, Math.round(name.left - row.getBoundingClientRect().left)];
+           })"""
+    )
+    assert len(places) == players
+    assert [name for name, above, _left in places if not above] == []
+    assert len({left for _name, _above, left in places}) == 1  # every name starts at the same place in its row
+    screenshot(page, f"sheet-rows-{players}-players-{language}-round-form")
+    # A wide screen (a tablet, the TV) shows the paper sheet alone, every column side by side.
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.go_back()
+    expect(page.locator("#sheet-rows")).to_have_count(1)  # the sheet's page again: there, and hidden
+    expect(page.locator("#sheet-rows")).to_be_hidden()
+    assert page.locator(".sheet-wrap").evaluate("w => w.scrollWidth <= w.clientWidth")
+    context.close()

@@ -1,0 +1,73 @@
+"""The rules that catch a misread (scorekeeper/vision/__init__.py `hand_of`), and what count_hand refuses."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import scorekeeper.vision
+from scorekeeper.vision import Doubt, Tile, count_hand, hand_of
+
+VISION_DIR = Path(scorekeeper.vision.__file__).parent
+
+
+def tile(a, b, confidence=0.9):
+    return Tile((a, b), (0, 0, 10, 20), confidence)
+
+
+def test_a_hand_sums_every_half_of_its_tiles():
+    hand = hand_of([tile(12, 3), tile(0, 0), tile(5, 7)], tile_set=12)
+    assert hand.pips == 27
+    assert hand.doubts == ()
+
+
+def test_a_half_above_the_set_is_doubted_and_still_summed():
+    hand = hand_of([tile(6, 1), tile(8, 2)], tile_set=6)
+    assert hand.doubts == (Doubt(1, "above_set"),)
+    assert hand.pips == 17
+
+
+def test_a_tile_found_twice_is_doubted_at_its_second_sighting_in_either_order():
+    hand = hand_of([tile(3, 5), tile(1, 1), tile(5, 3)], tile_set=9)
+    assert hand.doubts == (Doubt(2, "found_twice"),)
+    assert hand.pips == 18
+
+
+def test_a_tile_read_with_little_confidence_is_doubted_as_unclear():
+    hand = hand_of([tile(4, 2, confidence=0.2), tile(4, 4)], tile_set=6)
+    assert hand.doubts == (Doubt(0, "unclear"),)
+
+
+def test_a_photo_of_no_dominoes_counts_no_tiles():
+    rng = np.random.default_rng(7)
+    table = np.clip(rng.normal(90, 20, (480, 640, 3)), 0, 255).astype(np.uint8)
+    hand = count_hand(table, tile_set=12)
+    assert (hand.tiles, hand.pips, hand.doubts) == ((), 0, ())
+
+
+@pytest.mark.parametrize(
+    "image",
+    [np.zeros((20, 20), np.uint8), np.zeros((20, 20, 4), np.uint8), np.zeros((20, 20, 3), np.float32), "photo.jpg"],
+)
+def test_it_refuses_anything_but_an_rgb_array_of_bytes(image):
+    with pytest.raises(ValueError, match="image"):
+        count_hand(image, tile_set=6)
+
+
+@pytest.mark.parametrize("tile_set", [5, 19])
+def test_it_refuses_a_set_it_does_not_know(tile_set):
+    with pytest.raises(ValueError, match="tile_set"):
+        count_hand(np.zeros((20, 20, 3), np.uint8), tile_set=tile_set)
+
+
+def test_the_vision_room_loads_no_django_and_the_request_path_never_loads_the_generator():
+    code = (
+        "import sys\nimport scorekeeper.vision\n"
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('django', 'rest_framework'))\n"
+        "loaded += [m for m in sys.modules if m == 'scorekeeper.vision.synthetic']\n"
+        "print(loaded)\nsys.exit(bool(loaded))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=VISION_DIR.parent.parent)
+    assert result.returncode == 0, result.stdout + result.stderr
