@@ -17,7 +17,7 @@ from scorekeeper.wsgi import application as wsgi_application
 
 from .http.streams import Stream
 
-THREADS = int(os.environ.get("WEB_THREADS", "8"))
+THREADS = int(os.environ.get("WEB_THREADS", "4"))
 STREAMS = re.compile(r"^/api/v1/(?:games/[0-9]{1,18}|nights/[0-9]{1,18}|live/[A-Za-z0-9_-]{1,64}"
                      r"|live/nights/[A-Za-z0-9_-]{1,64})/events/$")  # fmt: skip
 

@@ -23,7 +23,7 @@ def server(tmp_path_factory, migrated):  # noqa: F811
         migrated.url(tmp_path_factory.mktemp("streams"), "streams"), STATIC_ROOT=str(migrated.env["STATIC_ROOT"])
     )
     env["LIVE_REQUESTS_PER_MINUTE"] = str(LIVE_BUDGET)
-    served = Server(env, asgi=True)
+    served = Server(env)
     yield served
     served.stop()
 

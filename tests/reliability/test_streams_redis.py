@@ -21,7 +21,7 @@ def two_nodes(tmp_path, static_root, migrated):
     env = app_env(migrated.url(tmp_path, "streams_redis"), STATIC_ROOT=str(static_root), REDIS_URL=redis.url)
     nodes = []
     try:
-        nodes = [Server(env, asgi=True), Server(env, asgi=True)]
+        nodes = [Server(env), Server(env)]
         yield redis, nodes
     finally:
         for node in nodes:

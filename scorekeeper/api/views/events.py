@@ -7,7 +7,7 @@ the GET sent it (401, 403, 404, 429 with Retry-After); a 200 becomes the stream'
 its ETag and `data:` its JSON on one line, or a comment when `Last-Event-ID` is that ETag already.
 
 Served under WSGI (`make run`, gthread) that is the whole answer: the stream ends after its first
-event and the browser comes back after `retry:` (2 to 6 s), a poll in the stream's clothes. Under
+event and the browser comes back after `retry:` (2 s), a poll in the stream's clothes. Under
 the Procfile's ASGI server, http.streams holds the connection: it asks this view again (with the
 ETag it sent as Last-Event-ID) whenever a write touching the stream's topics commits
 (caches.push), and sends what changed, or `event: gone` when the GET no longer answers 200. The
@@ -100,7 +100,10 @@ class Events(APIView):
             return answer  # the GET's error, as the GET answers it
         etag = answer["ETag"]
         internal = django_request.META.get(INTERNAL)
-        parts = [] if internal == "reread" else [f"retry: {random.randint(*RETRY_MS)}\n\n".encode()]
+        # Held open (ASGI): a random retry, so a restart's reconnects spread out. Served whole (WSGI):
+        # the stream ends here and its browser comes back after the shortest, as a 2 s poll would.
+        retry = random.randint(*RETRY_MS) if internal else RETRY_MS[0]
+        parts = [] if internal == "reread" else [f"retry: {retry}\n\n".encode()]
         if answer.status_code == 304:
             parts.append(b": unchanged\n\n")
         else:  # JSON has no line break inside a value: any there is whitespace between tokens
