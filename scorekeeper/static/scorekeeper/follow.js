@@ -95,11 +95,14 @@ export function follow(options) {
   }
   const listening = { signal: stopped.signal };
   document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") poll(); }, listening);
-  window.addEventListener("online", () => poll(), listening);
+  window.addEventListener("online", () => {
+    if (options.events && window.EventSource && !streamed) listen();  // back from the poll it fell back to
+    poll();
+  }, listening);
   window.addEventListener("offline", () => options.state("reconnecting"), listening);
   if (options.events && window.EventSource) {
     listen();
-    if (options.first !== undefined) later(options.first);
+    if (options.first !== undefined) timer = setTimeout(poll, options.first);  // a kept copy catches up at once
   } else {
     later(options.first === undefined ? EVERY : options.first);
   }
