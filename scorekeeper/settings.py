@@ -126,12 +126,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # same round queue up instead of failing half-way with "database is locked".
     DATABASES["default"].setdefault("OPTIONS", {}).update({"transaction_mode": "IMMEDIATE", "timeout": 20})
 # PostgreSQL ends a session that sits in a transaction doing nothing for IDLE_IN_TRANSACTION_MS (a
-# web worker frozen or stalled mid-request, a task worker stuck): the game's row lock and the
-# Idempotency-Key it claimed (which names that session) are free again within seconds instead of
-# waiting for gunicorn's timeout; and a statement waits for a lock at most LOCK_TIMEOUT_MS, then
-# answers 503 with Retry-After. No request of ours sits in its own transaction doing nothing.
-IDLE_IN_TRANSACTION_MS = int(os.environ.get("IDLE_IN_TRANSACTION_MS", "5000"))
-LOCK_TIMEOUT_MS = int(os.environ.get("LOCK_TIMEOUT_MS", "15000"))
+# web worker frozen or stalled mid-request): the game's row lock and the Idempotency-Key it claimed
+# (which names that session) are free again within seconds instead of waiting for gunicorn's
+# timeout; and a statement waits for a lock at most LOCK_TIMEOUT_MS, then answers 503 with
+# Retry-After. The web entry point (scorekeeper.wsgi) sets them, 5 s and 15 s: no request of ours
+# sits in its own transaction doing nothing. Commands keep them off (0) unless told: a migration or an
+# import works out Python between two statements of one transaction, for seconds on a busy machine.
+IDLE_IN_TRANSACTION_MS = int(os.environ.get("IDLE_IN_TRANSACTION_MS", "0"))
+LOCK_TIMEOUT_MS = int(os.environ.get("LOCK_TIMEOUT_MS", "0"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
         f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_MS} -c lock_timeout={LOCK_TIMEOUT_MS}"

@@ -12,6 +12,10 @@ import os
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
+# A web worker frozen mid-request lets go of its transaction (a game's row, an Idempotency-Key)
+# within seconds, and a request waits for a lock at most 15 s (settings.IDLE_IN_TRANSACTION_MS).
+os.environ.setdefault("IDLE_IN_TRANSACTION_MS", "5000")
+os.environ.setdefault("LOCK_TIMEOUT_MS", "15000")
 django_application = get_wsgi_application()  # sets Django up
 
 

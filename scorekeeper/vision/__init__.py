@@ -67,6 +67,8 @@ def count_hand(image: np.ndarray, *, tile_set: int) -> Hand:
     tiles = []
     for found in find_tiles(image):
         reading = read_tile(image, found)
+        if not reading.pips_like:  # a face-down tile's logo, a printed pattern: no tile face
+            continue
         first, second = reading.counts
         ax, ay = found.axis
         quarter = found.length / 4

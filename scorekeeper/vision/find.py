@@ -17,10 +17,13 @@ import numpy as np
 WORK_SIDE = 1000
 # A candidate bar shorter than this (pixels) is enlarged to it before its tile is measured.
 BAR_PX = 40
+BAR_MAX_PX = 72
 # A pixel counts as the face's ivory within this colour distance (Lab, 0-255 scale).
 FACE_TOLERANCE = 22.0
 # A tile's edge: across it, even its most ivory tenth is this far from the face colour.
 EDGE_MIN = 14.0
+# How much of its tile's width a dividing line spans, when the tile's sides cannot be seen.
+TYPICAL_SPAN = 0.8
 # A dividing line is at least this much darker than its face (Lab lightness, 0-255 scale).
 BAR_CONTRAST = 60.0
 
@@ -97,22 +100,32 @@ def _bars(lightness: np.ndarray):
         yield float(middle[0]), float(middle[1]), math.atan2(direction[1], direction[0]), length, thickness
 
 
-def _tile_around(lab: np.ndarray, bar) -> Found | None:
-    cx, cy, angle, bar_len, _ = bar
-    zoom = max(1.0, BAR_PX / bar_len)  # small bars are enlarged, large ones kept sharp
+def _tile_around(lab: np.ndarray, bar, again: bool = True) -> Found | None:
+    cx, cy, angle, bar_len, thickness = bar
+    # small bars are enlarged, large ones kept sharp up to BAR_MAX_PX (a seam is a pixel or two)
+    zoom = min(max(1.0, BAR_PX / bar_len), BAR_MAX_PX / bar_len)
     unit = round(bar_len * zoom)
     half_w, half_h = 2 * unit, round(unit * 2.5)
-    # the patch: the bar horizontal at its centre, `unit` pixels long
+    # the patch: the bar horizontal at its centre, `unit` pixels long; first only around the bar,
+    # where most candidates (grain, veins, letters) are turned away, then the whole of it
     cos, sin = math.cos(angle), math.sin(angle)
     matrix = np.array([[cos * zoom, sin * zoom, 0.0], [-sin * zoom, cos * zoom, 0.0]], np.float64)
-    matrix[:, 2] = (half_w, half_h) - matrix[:, :2] @ (cx, cy)
+    near_w, near_h = unit, round(unit * 0.5)
+    matrix[:, 2] = (near_w, near_h) - matrix[:, :2] @ (cx, cy)
+    patch = cv2.warpAffine(lab, matrix, (2 * near_w, 2 * near_h), flags=cv2.INTER_LINEAR, borderValue=(0, 128, 128))
+    patch = patch.astype(np.float32)
+    if not _looks_like_a_bar(patch, unit, thickness * zoom):
+        return None
+    matrix[:, 2] += (half_w - near_w, half_h - near_h)
     patch = cv2.warpAffine(lab, matrix, (2 * half_w, 2 * half_h), flags=cv2.INTER_LINEAR, borderValue=(0, 128, 128))
     patch = patch.astype(np.float32)
-    # the face colour: beside the bar on both sides
-    band = round(unit * 0.3)
+    # the face colour: the brighter part beside the bar on either side (pips may come close to it)
+    near = max(2, round(thickness * zoom / 2 + 2))
+    far = near + max(3, round(unit * 0.06))
     left, right = half_w - unit // 2, half_w + unit // 2
-    face_above = np.median(patch[half_h - band - 3 : half_h - 3, left:right].reshape(-1, 3), axis=0)
-    face_below = np.median(patch[half_h + 4 : half_h + band + 4, left:right].reshape(-1, 3), axis=0)
+    reach = near + max(4, round(unit * 0.3))
+    face_above = _ivory(patch[half_h - reach : half_h - near, left:right])
+    face_below = _ivory(patch[half_h + near : half_h + reach, left:right])
     if np.linalg.norm(face_above - face_below) > FACE_TOLERANCE:
         return None
     face = (face_above + face_below) / 2
@@ -122,18 +135,25 @@ def _tile_around(lab: np.ndarray, bar) -> Found | None:
     bar_lightness = float(np.median(patch[half_h - 1 : half_h + 2, half_w - unit // 3 : half_w + unit // 3, 0]))
     if face[0] - bar_lightness < BAR_CONTRAST:
         return None
+    if again:
+        # the whole line, a spinner in its middle included: a piece of it is measured again whole
+        line = np.median(np.linalg.norm(patch[half_h - 1 : half_h + 2] - face, axis=2), axis=0) > FACE_TOLERANCE * 1.5
+        start, end = _run(line, half_w, round(unit * 0.15))
+        if end - start > 1.12 * unit:
+            middle = cv2.invertAffineTransform(matrix) @ np.array([(start + end) / 2, half_h, 1.0])
+            return _tile_around(lab, (middle[0], middle[1], angle, (end - start) / zoom, thickness), again=False)
     distance = np.linalg.norm(patch - face, axis=2)
     # the sides: where, at the same distance either side of the bar's middle, the ivory stops
-    # (just beside the bar, where no pip is printed, so a slanted seam still fills its column)
-    near, far = max(2, round(unit * 0.045)), max(4, round(unit * 0.1))
+    # (in the strips beside the bar again, so a slanted seam still fills its column)
     rows = np.concatenate([distance[half_h - far : half_h - near], distance[half_h + near : half_h + far]])
     columns = np.percentile(rows, 20, axis=0)
     left_edge, right_edge, side_strength = _sides(columns, half_w, unit // 2 + 1, round(unit / 0.55))
-    if left_edge is None:
-        return None
+    guessed = left_edge is None or not 0.5 < unit / (right_edge - left_edge) < 0.98
+    if guessed:
+        # no seam shows between tiles touching on both sides: the width a line usually spans
+        reach = round(unit / TYPICAL_SPAN / 2)
+        left_edge, right_edge, side_strength = half_w - reach, half_w + reach, EDGE_MIN
     tile_w = right_edge - left_edge
-    if not 0.5 < unit / tile_w < 0.98:
-        return None
     # the ends: likewise in the margins along the sides, where no pip is printed either
     margin_in, margin_out = round(tile_w * 0.06), max(round(tile_w * 0.06) + 2, round(tile_w * 0.13))
     margins = np.concatenate(
@@ -155,10 +175,14 @@ def _tile_around(lab: np.ndarray, bar) -> Found | None:
     if share < 0.5:
         return None
     # back to the image
-    centre_patch = np.array([(left_edge + right_edge) / 2, (top_edge + bottom_edge) / 2, 1.0])
+    # the bar is the tile's middle and its halves are square: of the two ends and the width, the
+    # middle value gives the half's length (one end misjudged at a seam or a row of pips is outvoted)
+    half_length = float(np.median([half_h - top_edge, bottom_edge - half_h, tile_w]))
+    top_edge, bottom_edge = round(half_h - half_length), round(half_h + half_length)
+    centre_patch = np.array([(left_edge + right_edge) / 2, half_h, 1.0])
     centre = cv2.invertAffineTransform(matrix) @ centre_patch
     axis = (-sin, cos)  # the patch's downward direction, in the image
-    score = min(1.0, share * 1.25) * min(1.0, weakest / (2 * EDGE_MIN))
+    score = min(1.0, share * 1.25) * min(1.0, weakest / (2 * EDGE_MIN)) * (0.6 if guessed else 1.0)
     return Found((float(centre[0]), float(centre[1])), axis, tile_w / zoom, (bottom_edge - top_edge) / zoom, score)
 
 
@@ -184,6 +208,45 @@ def _sides(profile: np.ndarray, middle: int, nearest: int, farthest: int):
             return first, middle + (middle - first), float(profile[first])
         return middle - (second - middle), second, float(profile[second])
     return first, second, float(min(profile[first], profile[second]))
+
+
+def _looks_like_a_bar(patch: np.ndarray, unit: int, thickness: float) -> bool:
+    """The cheap checks of `_tile_around` on a patch of the bar alone (bar centred, 2 units wide)."""
+    middle_h, middle_w = patch.shape[0] // 2, patch.shape[1] // 2
+    near = max(2, round(thickness / 2 + 2))
+    reach = near + max(4, round(unit * 0.3))
+    left, right = middle_w - unit // 2, middle_w + unit // 2
+    above = _ivory(patch[max(0, middle_h - reach) : middle_h - near, left:right])
+    below = _ivory(patch[middle_h + near : middle_h + reach, left:right])
+    face = (above + below) / 2
+    bar = float(np.median(patch[middle_h - 1 : middle_h + 2, middle_w - unit // 3 : middle_w + unit // 3, 0]))
+    return (
+        np.linalg.norm(above - below) <= FACE_TOLERANCE
+        and face[0] >= 90
+        and math.hypot(face[1] - 128, face[2] - 128) <= 45
+        and face[0] - bar >= BAR_CONTRAST
+    )
+
+
+def _ivory(region: np.ndarray) -> np.ndarray:
+    """The face colour in a region of it: the median of its brighter half."""
+    pixels = region.reshape(-1, 3)
+    return np.median(pixels[pixels[:, 0] >= np.median(pixels[:, 0])], axis=0)
+
+
+def _run(line: np.ndarray, middle: int, skip: int) -> tuple[int, int]:
+    """The stretch of `line` around `middle` that is set, gaps of one pixel bridged, and up to `skip`
+    unset pixels at the middle (a pale spinner) crossed."""
+    start, end = middle, middle
+    while start > middle - skip and start > 0 and not line[start - 1]:
+        start -= 1
+    while end < middle + skip and end < len(line) - 1 and not line[end + 1]:
+        end += 1
+    while start > 0 and line[max(0, start - 2) : start].any():
+        start -= 1
+    while end < len(line) - 1 and line[end + 1 : end + 3].any():
+        end += 1
+    return start, end + 1
 
 
 def _refine(profile: np.ndarray, position: int, slack: int) -> int:

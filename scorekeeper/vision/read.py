@@ -25,6 +25,7 @@ BAR_BAND = 4  # pixels either side of the dividing line left out
 class Reading:
     counts: tuple[int, int]  # the first half's pips (along the tile's axis), then the second's
     confidence: float
+    pips_like: bool  # every spot is round, or a row of round ones: False for letters, a logo, a pattern
 
 
 def straighten(image: np.ndarray, found: Found) -> np.ndarray:
@@ -53,7 +54,7 @@ def read_tile(image: np.ndarray, found: Found) -> Reading:
     counts, doubt = [], 0.0
     for half in blobs:
         total = 0
-        for area, elongation in half:
+        for area, elongation, _ in half:
             if single:
                 estimate = area / single
                 n = max(1, round(estimate))
@@ -64,11 +65,13 @@ def read_tile(image: np.ndarray, found: Found) -> Reading:
         counts.append(total)
     ambiguous = float(np.mean(np.abs(distance - PIP_DISTANCE) < 8))
     confidence = max(0.0, min(1.0, found.score * (1 - doubt) * (1 - 2 * ambiguous)))
-    return Reading((counts[0], counts[1]), confidence)
+    pips_like = all(solid for half in blobs for _, _, solid in half)
+    return Reading((counts[0], counts[1]), confidence, pips_like)
 
 
-def _blobs(mask: np.ndarray) -> list[tuple[float, float]]:
-    """Each spot's area and its length over its width, the specks left out."""
+def _blobs(mask: np.ndarray) -> list[tuple[float, float, bool]]:
+    """Each spot's area, its length over its width, and whether it is solid (a pip, or pips in a
+    row, fill their outline; a letter or a ring does not), the specks left out."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     blobs = []
     for index in range(1, count):
@@ -78,16 +81,19 @@ def _blobs(mask: np.ndarray) -> list[tuple[float, float]]:
         points = np.column_stack(np.nonzero(labels == index)).astype(np.float32)
         (_, _), (w, h), _ = cv2.minAreaRect(points)
         long, short = max(w, h, 1.0), max(min(w, h), 1.0)
-        blobs.append((area, long / short))
+        hull = cv2.contourArea(cv2.convexHull(points))
+        # pips, even touching in a row, fill their outline and are at most a pip or two thick
+        solid = (area >= 0.8 * hull or area < 40) and short < 0.4 * SIDE
+        blobs.append((area, long / short, solid))
     if blobs:
-        largest = max(area for area, _ in blobs)
-        blobs = [(area, shape) for area, shape in blobs if area >= 0.2 * largest or area >= 25]
+        largest = max(area for area, _, _ in blobs)
+        blobs = [blob for blob in blobs if blob[0] >= 0.2 * largest or blob[0] >= 25]
     return blobs
 
 
-def _single_area(blobs: list[tuple[float, float]]) -> float | None:
+def _single_area(blobs: list[tuple[float, float, bool]]) -> float | None:
     """A single pip's area: the median of the round spots, if the tile has any."""
-    round_ones = [area for area, elongation in blobs if elongation < 1.35]
+    round_ones = [area for area, elongation, _ in blobs if elongation < 1.35]
     if not round_ones:
         return None
     return float(np.median(round_ones))
