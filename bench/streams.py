@@ -184,6 +184,7 @@ def main() -> None:
     if done.returncode:
         raise SystemExit(f"release failed\n{done.stderr[-2000:]}")
     os.environ.update(env | {"DJANGO_SETTINGS_MODULE": "scorekeeper.settings"})
+    sys.path.insert(0, str(capacity.ROOT))
     import django
 
     django.setup()
