@@ -34,6 +34,11 @@ size to the largest.
     .venv/bin/python bench/run.py [--sizes 100 1000 10000] [--requests 200] [--only leaderboard ...]
 
 With --only, it times those paths alone (the leaderboard's: --only leaderboard "board by set" ...).
+
+Then bench/paper.py (in a database of its own, in process: its queries counted): a paper game of 13
+rounds saved in one request against the same game's 14 requests recorded live, and a paper game
+entered for the day before every game of a scorebook of each size from 1,000 up (the request, and
+the task's one replay of every later game). --paper-only runs that part alone; --no-paper skips it.
 """
 
 import argparse
@@ -357,7 +362,14 @@ def main():
         help="the database (BENCH_DB) holds one size's games already, from an earlier run: time them, seed nothing "
         "(one --sizes value: the size it holds), to compare two versions of the code on the same games",
     )
+    parser.add_argument(
+        "--paper-only", action="store_true", help="bench/paper.py alone (a paper game entered afterwards)"
+    )
+    parser.add_argument("--no-paper", action="store_true", help="leave out bench/paper.py")
     options = parser.parse_args()
+    if options.paper_only:
+        paper(options.sizes)
+        return
 
     if not options.seeded:
         fresh_database()
@@ -400,6 +412,14 @@ def main():
         before, after = first[name][0] / first[name][2], last[name][0] / last[name][2]
         print(f"{name:<16} ratio {before:.2f} at {first_size} -> {after:.2f} at {last_size} games: "
               f"grows {after / before:.2f}x (median {last[name][0] / first[name][0]:.2f}x)")  # fmt: skip
+    if not options.no_paper and options.only is None:
+        paper(options.sizes)
+
+
+def paper(sizes):
+    """A paper game entered afterwards (issue 40): bench/paper.py prints its own figures."""
+    wanted = [size for size in sizes if size >= 1000] or [1000]
+    subprocess.run([PYTHON, str(ROOT / "bench" / "paper.py"), "--sizes", *map(str, wanted)], cwd=ROOT, check=True)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ Prints:
 - on the synthetic set (scorekeeper/vision/synthetic.py, seed 1): per set and in all, the tiles
   found and the tiles found and read exactly (both halves) as a share of the labelled tiles, tiles
   found where none is, and the hands whose pips were summed exactly;
-- on the real labelled photos (../shared/photos beside the repository, when present): per photo,
+- on the real labelled photos (a folder of them beside the repository, when present): per photo,
   tiles found / labelled, tiles read right (as a multiset of halves) and whether the total is right;
 - a 12-megapixel JPEG (a synthetic hand enlarged to 4000 x 3000) decoded, EXIF-turned and shrunk
   by scorekeeper/vision/image.py and counted, on one core (OpenCV held to one thread, the process
@@ -97,11 +97,18 @@ def twelve_megapixels() -> bytes:
     return out.getvalue()
 
 
+def _resident_kb() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
 def timing(path: str):
     """Run in a fresh process (`--timing FILE`): one core, 7 counts of a 12-megapixel JPEG."""
     one_core()
     data = Path(path).read_bytes()
-    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    base = _resident_kb()
     decoding, counting, cpu, tiles = [], [], [], 0
     for _ in range(7):
         started, cpu_started = time.perf_counter(), time.process_time()
@@ -122,8 +129,8 @@ def timing(path: str):
         f"CPU time in all median {1000 * statistics.median(cpu):.0f} ms, most {1000 * max(cpu):.0f} ms"
     )
     print(
-        f"peak memory of the process: {peak / 1024:.0f} MB "
-        f"({(peak - base) / 1024:.0f} MB of it for the photos: the rest is the interpreter, numpy, OpenCV, Pillow)"
+        f"peak memory of the process: {peak / 1024:.0f} MB resident at its most, interpreter and libraries "
+        f"included ({base / 1024:.0f} MB resident before the first photo, after loading them)"
     )
 
 

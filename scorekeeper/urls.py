@@ -11,7 +11,7 @@ from . import (
 )
 from .api.views.common import not_found as api_not_found
 from .http import offline
-from .views import account, games, live, nights, players, rounds, scorebooks, seasons, seats, transfer
+from .views import account, games, live, nights, paper, players, rounds, scorebooks, seasons, seats, transfer
 
 # The admin signs in through allauth's login page, so its rate limits hold there too.
 admin.site.login = secure_admin_login(admin.site.login)
@@ -19,6 +19,7 @@ admin.site.login = secure_admin_login(admin.site.login)
 urlpatterns = [
     path("", games.home, name="home"),
     path("games/new/", games.new_game, name="new_game"),
+    path("games/paper/", paper.paper_game, name="paper_game"),
     path("games/playing/", games.home_games, name="home_games"),
     path("games/<id:pk>/", games.game, name="game"),
     path("games/<id:pk>/sheet/", games.game_sheet, name="game_sheet"),

@@ -57,6 +57,7 @@ class HistoryAction(models.TextChoices):
     PLAYER_MERGED = "player_merged"  # on every game whose seats moved to the player merged into
     GAME_MADE_CASUAL = "game_made_casual"
     GAME_COUNTED = "game_counted"  # a casual game made to count again
+    GAME_ENTERED = "game_entered"  # a paper game entered afterwards, with all its rounds (services.paper)
 
 
 INVITE_LIFETIME = timedelta(days=7)

@@ -133,6 +133,12 @@ class Game(ReaderRole, models.Model):
     # season or night). Switching a finished game takes back, or gives again, what it counted
     # (services.games.set_casual).
     casual = models.BooleanField(default=False)
+    # The day the game was played, in its scorebook's time zone: the day it finished, for a game
+    # recorded at the table (services.state.save_state); the day written on the sheet, for a paper
+    # game entered afterwards (`entered_afterwards`, services.paper), whose finished_at is a moment
+    # of that day (rules.paper.counted_at), so it counts where its day says.
+    played_on = models.DateField(null=True, blank=True)
+    entered_afterwards = models.BooleanField(default=False)
 
     # The game's state (rules.scoring.derive), saved by the services after every write.
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS)

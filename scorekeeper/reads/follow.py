@@ -259,6 +259,8 @@ def describe(change: Change) -> str:
             return _("{name} made the game count again").format(name=name)
         case Action.PLAYER_MERGED:
             return _("{name} merged two players into one").format(name=name)
+        case Action.GAME_ENTERED:
+            return _("{name} entered the game afterwards, from a paper sheet").format(name=name)
         case _:
             return _("{name} changed the game").format(name=name)
 

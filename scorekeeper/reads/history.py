@@ -20,6 +20,7 @@ GAME_ACTIONS = (
     Action.GAME_MADE_CASUAL,
     Action.GAME_COUNTED,
     Action.PLAYER_MERGED,
+    Action.GAME_ENTERED,
 )
 ROUND_ACTIONS = (Action.ROUND_RECORDED, Action.ROUND_CORRECTED, Action.ROUND_UNDONE, Action.ROUND_RESTORED)
 SEAT_ACTIONS = (Action.PLAYER_JOINED, Action.PLAYER_LEFT, Action.SEAT_TAKEN_OVER, Action.PLAYER_JOINED_UNDONE,
@@ -76,12 +77,14 @@ def of_game(game: Game) -> list[Change]:
     ):
         action = version.history_change_reason
         if action in GAME_ACTIONS:
-            before = None if action == Action.GAME_CREATED else {"name": name}
+            before = None if action in (Action.GAME_CREATED, Action.GAME_ENTERED) else {"name": name}
             # A game stopped early names the round it stopped after.
             stopped = version.stopped_after if action == Action.GAME_FINISHED else None
             order = (version.history_date, 0, version.history_id)
-            changes.append(Change(version.history_date, version.history_user, action, stopped, before,
-                                  {"name": _title(version, game)}, order))  # fmt: skip
+            after = {"name": _title(version, game)}
+            if action == Action.GAME_ENTERED:  # a paper game entered afterwards: the day it was played
+                after["played_on"] = version.played_on.isoformat() if version.played_on else None
+            changes.append(Change(version.history_date, version.history_user, action, stopped, before, after, order))
         name = _title(version, game)
     last: dict[int, dict] = {}
     rounds = Round.history.filter(game_id=game.pk).select_related("history_user").order_by("history_date", "history_id")

@@ -15,6 +15,7 @@ from .games import (
     set_casual,
 )
 from .imports import CheckedGame, check_import, import_game, save_imports
+from .paper import enter_paper_game
 from .players import delete_player, link_player, merge_player, merge_refusal, rename_player, set_archived
 from .records import update_extremes
 from .rounds import (
@@ -52,6 +53,7 @@ __all__ = [
     "delete_game",
     "delete_player",
     "derive_state",
+    "enter_paper_game",
     "finish_game",
     "import_game",
     "link_player",

@@ -3,6 +3,7 @@
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -24,14 +25,14 @@ from ..models import (
     SeatChange,
     entry_values,
 )
-from ..rules import seating, snapshot
+from ..rules import paper, seating, snapshot
 from ..rules.game import GameRules, SequenceConflict, place_round, seating_problems
 from ..rules.rounds import EntryInput, InvalidRound, ScoredRound, score_round
 from ..rules.rounds import Seat as SeatRule
 from ..rules.scoring import GameState, stop_problem
 from ..rules.seating import SeatChange as SeatChangeRule
 from ..services import ratings
-from . import seasons
+from . import nights, seasons
 from .common import as_saved
 from .games import table_of
 from .records import add_detail, detail_of, figures_of, update_extremes, upsert_adding
@@ -95,6 +96,12 @@ class CheckedGame:
     changes: tuple[SeatChangeRule, ...] = ()  # its seat changes, in the order made
     stopped_after: int | None = None  # the table agreed to stop after this round (Game.stopped_after)
     casual: bool = False  # a friendly game (Game.casual): counted nowhere
+    # A paper game entered afterwards (services.paper): its night, its number (a game without a
+    # name), and the day it was played (otherwise the day it finished, where its scorebook plays).
+    night: int | None = None
+    number: int | None = None
+    played_on: date | None = None
+    entered_afterwards: bool = False
 
 
 def check_import(
@@ -220,9 +227,10 @@ def save_imports(*, by, scorebook: Scorebook, games: Sequence[CheckedGame]) -> l
         raise InvalidInput(
             {"players": [_("No player of this scorebook has id {ids}.").format(ids=", ".join(map(str, missing)))]}
         )
-    now = timezone.now()
+    now, zone = timezone.now(), scorebook.zone
     made = [
-        Game(scorebook=scorebook, created_by=by, name=game.name.strip(),
+        Game(scorebook=scorebook, created_by=by, name=game.name.strip(), night_id=game.night,
+             number=None if game.name.strip() else game.number, entered_afterwards=game.entered_afterwards,
              **({"uid": game.uid} if game.uid is not None else {}), **Game.columns_of(game.rules),
              status=Game.Status.FINISHED if game.state.finished else Game.Status.IN_PROGRESS,
              finished_at=(game.finished_at or game.played_at or now) if game.state.finished else None,
@@ -233,16 +241,18 @@ def save_imports(*, by, scorebook: Scorebook, games: Sequence[CheckedGame]) -> l
              created_at=game.played_at or now, updated_at=now)
         for game in games
     ]  # fmt: skip
+    for row, game in zip(made, games, strict=True):
+        row.played_on = game.played_on or (paper.played_on(row.finished_at, zone) if row.finished_at else None)
+        row._change_reason = HistoryAction.GAME_ENTERED if game.entered_afterwards else HistoryAction.GAME_CREATED
     # Inserted as they are (_insert): bulk_create would stamp created_at with the time of the insert.
     columns = ("scorebook", "created_by", "name", "uid", *RULE_COLUMNS.values(), "status", "finished_at", "ended_because",
-               "next_double", "state", "stopped_after", "casual", "version", "created_at", "updated_at")  # fmt: skip
+               "next_double", "state", "stopped_after", "casual", "version", "created_at", "updated_at", "night",
+               "number", "played_on", "entered_afterwards")  # fmt: skip
     attributes = [Game._meta.get_field(name).attname for name in columns]
     ids = _insert(Game, columns, [tuple(getattr(row, name) for name in attributes) for row in made], returning=True)
     for row, pk in zip(made, ids, strict=True):
         row.pk, row._state.adding, row._state.db = pk, False, connection.alias
-    Game.history.bulk_history_create(
-        made, batch_size=IMPORT_BATCH, default_user=by, default_change_reason=HistoryAction.GAME_CREATED
-    )
+    Game.history.bulk_history_create(made, batch_size=IMPORT_BATCH, default_user=by)
     seats_of = {
         row.pk: [
             Seat(game=row, player=found[pk], position=derived.seat,
@@ -286,7 +296,11 @@ def save_imports(*, by, scorebook: Scorebook, games: Sequence[CheckedGame]) -> l
     for row, game in zip(made, games, strict=True):
         if game.state.finished and not game.casual:
             ratings.changed(scorebook.pk, ratings.Point(row.finished_at, row.pk), [pk for pk, _name in game.seats])
-    announce("games imported", games=[game.pk for game in made])
+    for row in made:
+        if row.night_id is not None:
+            nights.joined(row)  # a paper game put in a night: the night's version moves on
+    announce("games imported", games=[game.pk for game in made],
+             nights=sorted({row.night_id for row in made if row.night_id is not None}))  # fmt: skip
     return made
 
 

@@ -61,9 +61,11 @@ def changed(scorebook_id: int, point: Point, players) -> None:
 
 
 @contextlib.contextmanager
-def deferred():
-    """Within this block, gather the changes and replay each scorebook once, at the end (in the
-    same request whatever its length: a bulk import or seed is long already)."""
+def deferred(*, limit: int | None = None):
+    """Within this block, gather the changes and replay each scorebook once, from the earliest
+    change, at the end: in the same request whatever its length (a bulk import or seed is long
+    already), or with `limit` (REPLAY_IN_REQUEST: a paper game entered for an earlier day) handed
+    to the task past that many games, as `changed` does."""
     if getattr(_local, "pending", None) is not None:  # nested: the outer block replays
         yield
         return
@@ -74,7 +76,7 @@ def deferred():
     finally:
         _local.pending = None
     for scorebook_id, (point, players) in pending.items():
-        _apply(scorebook_id, point, players, limit=None)
+        _apply(scorebook_id, point, players, limit=limit)
 
 
 def deferring(function):

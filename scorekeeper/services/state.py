@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from ..caches.rule import announce
 from ..models import Entry, Game, Seat
-from ..rules import snapshot
+from ..rules import paper, snapshot
 from ..rules.game import GameRules
 from ..rules.places import place_points
 from ..rules.scoring import GameState, RoundResult, derive
@@ -127,16 +127,17 @@ def save_state(
         add_detail(game.tile_set, detail_before, detail_of(seats, played_rows(game)) if counts else None)
     if not state.finished:
         game.status, game.finished_at = Game.Status.IN_PROGRESS, None
+        game.played_on = game.played_on if game.entered_afterwards else None
     elif not game.is_finished:
-        game.status, game.finished_at = Game.Status.FINISHED, timezone.now()
+        game.status, game.finished_at, game.played_on = Game.Status.FINISHED, *_finishing(game)
     # The game row is locked in this transaction: its version is the current one.
     game.ended_because, game.next_double = state.ended_because or "", state.next_double
     game.state = snapshot.dump(state, results)
     game.version, game.updated_at = game.version + 1, timezone.now()
     Game.objects.filter(pk=game.pk).update(
         **{name: getattr(game, name) for name in
-           ("status", "finished_at", "ended_because", "next_double", "state", "undone_round", "stopped_after",
-            "version", "updated_at")}
+           ("status", "finished_at", "played_on", "ended_because", "next_double", "state", "undone_round",
+            "stopped_after", "version", "updated_at")}
     )  # fmt: skip
     announce("game changed", games=[game.pk])  # every round write, and a new game
     # Its season's tallies: what the game gave is taken back, what it gives now is added.
@@ -152,6 +153,16 @@ def save_state(
     if (counted_before or counts) and (counted_before != counts or ranks_before != [s.rank for s in seats]):
         point = ratings.Point(finished_before if was_finished else game.finished_at, game.pk)
         ratings.changed(game.scorebook_id, point, [seat.player_id for seat in seats])
+
+
+def _finishing(game: Game) -> tuple:
+    """When a game that finishes now counts, and the day it was played: now and today where its
+    scorebook plays; for a paper game (entered afterwards, finished at the table since), the day on
+    its sheet, and a moment of that day (rules.paper.counted_at)."""
+    now, zone = timezone.now(), game.scorebook.zone
+    if game.entered_afterwards and game.played_on is not None:
+        return paper.counted_at(game.played_on, zone, now), game.played_on
+    return now, paper.played_on(now, zone)
 
 
 def _write_seat_summaries(seats: list[Seat]) -> None:

@@ -1,16 +1,20 @@
 """The vision room: a photo of the tiles left in a hand, read as tiles and their pips.
 
 Pure functions of an image (numpy, OpenCV, no Django, nothing of ours but this room): the API's
-`POST /api/v1/hands/count/` decodes and bounds the upload and calls `count_hand`; what is done with
-the answer (a player's tiles and pips on the round form) is the caller's.
+`POST /api/v1/hands/count/` decodes and bounds the upload (`image.py`) and calls `count_hand`; what
+is done with the answer (a player's tiles and pips on the round form) is the caller's.
 
 How a photo is read (classical computer vision, no learned model):
 - `find.py` finds each face-up tile from its dividing line: a thin dark bar with the same ivory
   on both sides; the tile's pose follows from the bar and its extent from where the ivory stops
   (the table, a seam with a touching tile, the tile's shaded side).
+  A candidate must have a dark line (not a grain of wood or a vein of marble) with the same ivory
+  on both sides; where no seam shows between tiles touching on both sides, the width is the one a
+  line usually spans. The halves are taken as square, centred on the line.
 - `read.py` straightens each tile and counts the pips of each half: spots darker or more coloured
   than the ivory (coloured double-12 pips too; a glare is only paler), touching pips counted by
-  their area against a single pip's.
+  their area against a single pip's. Spots that are not solid and thin (a face-down tile's logo)
+  mean no tile face: that tile is left out.
 - `count_hand` (here) orders each tile's halves (`order.py`), sums them, and lists what a reader
   should check (`Doubt`).
 

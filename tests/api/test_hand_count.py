@@ -18,7 +18,7 @@ from scorekeeper.http import photos
 from scorekeeper.vision import Doubt, Hand, Tile
 from tests.api.conftest import browser_for
 from tests.factories import UserFactory
-from tests.vision.photos import bomb_png, encoded, halves, jpeg, png_header, truncated_jpeg
+from tests.vision.photos import bomb_png, encoded, halves, jpeg, no_dominoes, png_header, truncated_jpeg
 
 pytestmark = pytest.mark.django_db
 
@@ -200,6 +200,12 @@ def test_the_schema_describes_the_multipart_request_and_every_answer(app):
     assert set(answer["properties"]) == {"tiles", "pips", "doubts"} and set(answer["required"]) == set(
         answer["properties"]
     )
+
+
+def test_a_photo_of_a_cat_on_the_table_and_no_domino_is_a_200_with_no_tiles(app):
+    response = send(app, no_dominoes())
+    assert response.status_code == 200, response.content
+    assert response.json() == {"tiles": [], "pips": 0, "doubts": []}
 
 
 @pytest.mark.skipif(not PHOTOS.is_dir(), reason="no photos of real hands beside the repository")

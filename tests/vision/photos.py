@@ -4,7 +4,7 @@ import io
 import struct
 import zlib
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 ORIENTATION = 0x0112
 
@@ -49,3 +49,21 @@ def bomb_png(side: int = 8000) -> bytes:
     packer, row = zlib.compressobj(1), b"\x00" * (side + 1)  # each row: its filter byte, then the pixels
     rows = b"".join(packer.compress(row) for _ in range(side)) + packer.flush()
     return png_header(side, side, rows)
+
+
+def no_dominoes() -> bytes:
+    """A wooden table (seeded grain) with a grey cat's face on it, and not one domino, as a JPEG."""
+    import numpy
+
+    rng = numpy.random.default_rng(7)
+    height, width = 900, 1200
+    grain = numpy.sin(numpy.linspace(0, 60, width))[None, :] * 12 + rng.normal(0, 8, (height, width))
+    wood = numpy.stack([133 + grain, 94 + grain * 0.8, 66 + grain * 0.6], axis=2).clip(0, 255).astype(numpy.uint8)
+    picture = Image.fromarray(wood)
+    drawing = ImageDraw.Draw(picture)
+    drawing.ellipse((400, 250, 800, 650), fill=(90, 90, 95))
+    drawing.polygon([(420, 330), (470, 180), (540, 270)], fill=(90, 90, 95))
+    drawing.polygon([(780, 330), (730, 180), (660, 270)], fill=(90, 90, 95))
+    for eye in (480, 660):
+        drawing.ellipse((eye, 330, eye + 60, 390), fill=(240, 240, 230))
+    return encoded(picture, "JPEG", quality=85)

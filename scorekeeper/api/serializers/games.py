@@ -17,12 +17,13 @@ from scorekeeper.rules.game import (
     GameRules,
     TieBreak,
 )
-from scorekeeper.rules.seating import JoinTotal
+from scorekeeper.rules.paper import MAX_PAPER_ROUNDS
+from scorekeeper.rules.seating import Change, JoinTotal, SeatChange
 from scorekeeper.rules.tiles import DEFAULT_SET, SUPPORTED_SETS
 from scorekeeper.selectors import game_state
 
 from .common import TextField
-from .rounds import WHEN, RoundSerializer, round_data
+from .rounds import WHEN, EntryWriteSerializer, RoundSerializer, entry_inputs, round_data
 
 
 class RulesSerializer(serializers.Serializer):
@@ -62,6 +63,32 @@ class RulesSerializer(serializers.Serializer):
 RULE_NAMES = frozenset(RulesSerializer().fields)
 
 
+class PaperRoundSerializer(serializers.Serializer):
+    """One round of a paper game: as `POST .../rounds/` takes it, without `confirm` (a sheet is what
+    was played: nothing to ask)."""
+
+    starting_double = serializers.IntegerField(min_value=0, max_value=max(SUPPORTED_SETS))
+    entries = EntryWriteSerializer(many=True, allow_empty=False, max_length=50)
+
+
+class PaperSeatChangeSerializer(serializers.Serializer):
+    """A seat change of a paper game, as export version 2 writes it (players by id)."""
+
+    kind = serializers.ChoiceField(choices=Change.CHOICES)
+    player = serializers.IntegerField(min_value=1, max_value=2**53)
+    after = serializers.IntegerField(min_value=1, max_value=MAX_PAPER_ROUNDS, help_text="The round it was made after.")
+    replaces = serializers.IntegerField(
+        min_value=1, max_value=2**53, allow_null=True, default=None, help_text="Whose seat a take-over continues."
+    )
+
+    def validate(self, data):
+        if (data["replaces"] is None) == (data["kind"] == Change.TAKE_OVER):
+            raise serializers.ValidationError(
+                {"replaces": [_("replaces names whose seat a take-over continues, and only a take-over's.")]}
+            )
+        return data
+
+
 class GameCreateSerializer(serializers.Serializer):
     name = TextField(max_length=80, default="", allow_blank=True)
     scorebook = serializers.IntegerField(required=False, min_value=1, max_value=2**53)
@@ -81,10 +108,52 @@ class GameCreateSerializer(serializers.Serializer):
         help_text="A night of the scorebook (a table of it).",
     )
 
+    played_on = serializers.DateField(
+        required=False,
+        help_text="A paper game entered afterwards: the day it was played, in the scorebook's time zone, not after "
+        "today. Sent with `rounds`.",
+    )
+    rounds = PaperRoundSerializer(
+        many=True,
+        required=False,
+        max_length=MAX_PAPER_ROUNDS,
+        help_text="A paper game's rounds in play order, each as `POST .../rounds/` takes it; every one checked as "
+        "if recorded at the table, all saved or none (the first refused: 400 naming `rounds[i]` and the player).",
+    )
+    seat_changes = PaperSeatChangeSerializer(
+        many=True,
+        required=False,
+        max_length=MAX_PAPER_ROUNDS * MAX_PLAYERS,
+        help_text="A paper game's seat changes in the order made (as in export version 2, players by id); "
+        "`players` then lists everyone who sat at the table, in seat order.",
+    )
+
+    def validate(self, data):
+        paper = {"played_on", "rounds", "seat_changes"} & set(data)
+        if paper and "played_on" not in data:
+            raise serializers.ValidationError({"played_on": [_("Give the day the game was played (YYYY-MM-DD).")]})
+        if paper and "rounds" not in data:
+            raise serializers.ValidationError({"rounds": [_("Enter the game's rounds: at least one.")]})
+        return data
+
+    @property
+    def is_paper(self) -> bool:
+        """A paper game entered afterwards (services.enter_paper_game), not a game to play now."""
+        return "played_on" in self.validated_data
+
     def game_rules(self) -> GameRules:
         data = self.validated_data
         options = data.get("rules") or RulesSerializer().run_validation({})
         return GameRules(tile_set=data["tile_set"], **options)
+
+    def paper_rounds(self) -> list[tuple[int, list]]:
+        return [(item["starting_double"], entry_inputs(item["entries"])) for item in self.validated_data["rounds"]]
+
+    def paper_changes(self) -> list[SeatChange]:
+        return [
+            SeatChange(item["kind"], item["player"], item["after"], item.get("replaces"))
+            for item in self.validated_data.get("seat_changes", [])
+        ]
 
 
 class GameUpdateSerializer(serializers.Serializer):
@@ -193,13 +262,21 @@ class GameListSerializer(serializers.ModelSerializer):
         "and exports."
     )
     night = serializers.IntegerField(source="night_id", allow_null=True, help_text="The night it is a table of.")
+    played_on = serializers.DateField(
+        allow_null=True,
+        help_text="The day it was played, in the scorebook's time zone: the day written on a paper game entered "
+        "afterwards; for a game recorded at the table, the day it finished (null while it goes on).",
+    )
+    entered_afterwards = serializers.BooleanField(
+        help_text="A paper game entered afterwards (POST with `played_on` and `rounds`)."
+    )
 
     class Meta:
         model = Game
         fields = [
             "id", "name", "scorebook", "tile_set", "rules", "players", "status", "next_starting_double", "standings",
             "winners", "ended_because", "rounds_planned", "suggested_deal", "shuffles_next", "casual", "created_at",
-            "updated_at", "finished_at", "night",
+            "updated_at", "finished_at", "night", "played_on", "entered_afterwards",
         ]  # fmt: skip
 
     # Answered on every game read and write, so written out by hand (DRF's field-by-field walk, with
@@ -228,6 +305,8 @@ class GameListSerializer(serializers.ModelSerializer):
             "updated_at": WHEN.to_representation(game.updated_at),
             "finished_at": WHEN.to_representation(game.finished_at) if game.finished_at else None,
             "night": game.night_id,
+            "played_on": game.played_on.isoformat() if game.played_on else None,
+            "entered_afterwards": game.entered_afterwards,
         }
 
     def _rounds(self, game) -> dict:

@@ -45,18 +45,23 @@ class RoundWriteSerializer(serializers.Serializer):
                            "but answered with its questions and a key; the key: saves it.")  # fmt: skip
 
     def entry_inputs(self) -> list[EntryInput]:
-        return [
-            EntryInput(
-                player=item["player"],
-                pips=item.get("pips"),
-                tiles_left=item.get("tiles_left"),
-                tiles=item.get("tiles"),
-                double_blank=item.get("double_blank"),
-                went_out=item["went_out"],
-                ended_on_double=item["ended_on_double"],
-            )
-            for item in self.validated_data["entries"]
-        ]
+        return entry_inputs(self.validated_data["entries"])
+
+
+def entry_inputs(items) -> list[EntryInput]:
+    """Entries as EntryWriteSerializer validated them, for the rules (a round's, a paper game's)."""
+    return [
+        EntryInput(
+            player=item["player"],
+            pips=item.get("pips"),
+            tiles_left=item.get("tiles_left"),
+            tiles=item.get("tiles"),
+            double_blank=item.get("double_blank"),
+            went_out=item["went_out"],
+            ended_on_double=item["ended_on_double"],
+        )
+        for item in items
+    ]
 
 
 # Rounds and entries are answered on every write and in every game: their answers are written out

@@ -78,19 +78,76 @@ class GameList(APIView):
     @idempotent
     def post(self, request):
         data = GameCreateSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        game = services.create_game(
-            by=request.user,
-            scorebook=writable_scorebook(request, data.validated_data.get("scorebook")),
-            players=data.validated_data["players"],
-            rules=data.game_rules(),
-            name=data.validated_data["name"],
-            casual=data.validated_data["casual"],
-            night=data.validated_data.get("night"),
-        )
+        if not data.is_valid():
+            raise ValidationError(paper_errors(data.errors))
+        book = writable_scorebook(request, data.validated_data.get("scorebook"))
+        common = {
+            "by": request.user,
+            "scorebook": book,
+            "players": data.validated_data["players"],
+            "rules": data.game_rules(),
+            "name": data.validated_data["name"],
+            "casual": data.validated_data["casual"],
+            "night": data.validated_data.get("night"),
+        }
+        if data.is_paper:
+            try:
+                game = services.enter_paper_game(
+                    **common,
+                    played_on=data.validated_data["played_on"],
+                    rounds=data.paper_rounds(),
+                    changes=data.paper_changes(),
+                )
+            except services.InvalidInput as invalid:
+                if not invalid.round_errors:
+                    raise  # fields (players, played_on, rules, ...) as every 400 names them
+                raise ValidationError(refused_round(invalid, data.validated_data)) from None
+        else:
+            game = services.create_game(**common)
         game = game_with_rounds(request.user, game.pk)
         headers = {"Location": f"{request.path}{game.pk}/", "ETag": game.etag}
         return Response(GameSerializer(game).data, status=status.HTTP_201_CREATED, headers=headers)
+
+
+def paper_errors(errors: dict) -> dict:
+    """A create's 400 with the errors of a paper game's rounds and seat changes named by their path
+    ("rounds[2].entries[1].pips"), not nested in lists of mostly empty objects."""
+    flat = {}
+
+    def walk(path: str, value) -> None:
+        if isinstance(value, dict):  # an object's fields, or a list's items by index (DRF's ListField)
+            for key, inner in value.items():
+                index = isinstance(key, int) or str(key).isdigit()
+                walk(path if key == "non_field_errors" else f"{path}[{key}]" if index else f"{path}.{key}", inner)
+        elif isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
+            for index, inner in enumerate(value):
+                walk(f"{path}[{index}]", inner)
+        elif value:
+            flat.setdefault(path, []).extend(value if isinstance(value, list) else [value])
+
+    for field, value in errors.items():
+        if field in ("rounds", "seat_changes"):
+            walk(field, value)
+        else:
+            flat[field] = value
+    return flat
+
+
+def refused_round(invalid, data: dict) -> dict:
+    """What the rules refused in a paper game: its fields as the service names them (`rounds[2]`:
+    the round's messages, each naming the player), and for a round's entries the entry's own path
+    (`rounds[2].entries[1].pips`) as a round's 400 names it."""
+    body = dict(invalid.errors)
+    round_keys = [key for key in invalid.errors if key.startswith("rounds[")]
+    if round_keys:
+        key = round_keys[0]
+        entries = data["rounds"][int(key[7:-1])]["entries"]
+        index_of = {item["player"]: index for index, item in enumerate(entries)}
+        for error in invalid.round_errors:
+            if error.player in index_of:
+                path = f"{key}.entries[{index_of[error.player]}].{error.field or 'player'}"
+                body.setdefault(path, []).append(str(error.message))
+    return body
 
 
 class GameDetail(AnswersNotModified, APIView):

@@ -7,6 +7,7 @@ import "./base.js";
 import "./new-game.js";
 import "./odds.js";
 import "./round-entry.js";
+import "./paper-grid.js";
 import "./tile-picker.js";
 import "./hand-photo.js";
 import "./wake-lock.js";

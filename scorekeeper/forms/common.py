@@ -1,0 +1,3 @@
+"""What several page forms share: the phone's number keypad."""
+
+NUMERIC = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}

@@ -1,0 +1,99 @@
+"""A paper game typed in on a 390 px phone: the evening's sheet of double-12 for four, cell after
+cell with Enter as on a spreadsheet (sums and tile lists as written), one round refused beside its
+cell and fixed, then saved whole; the page passes axe in English and Spanish."""
+
+from datetime import timedelta
+
+import pytest
+from playwright.sync_api import expect
+
+from scorekeeper.models import Game, Scorebook
+from tests.browser.conftest import PHONE, screenshot
+from tests.browser.test_axe import axe, described
+from tests.browser.test_csp import log_in, watch_csp
+from tests.browser.test_leaderboard_fit import assert_no_sideways_scroll
+from tests.factories import PlayerFactory, UserFactory
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+NAMES = ("Abuela Carmen", "Dani", "Lucía", "Tío Beto")  # the columns, in the order the players are listed
+# The sheet, 12-12 down to 0-0, as the family wrote it: "0" went out; sums and tiles as counted.
+SHEET = [
+    ("0", "34", "21", "9+8"), ("12", "0", "40", "27"), ("18", "25", "0", "11"), ("7", "30", "16", "0"),
+    ("0", "22", "12-3 5-5", "19"), ("26", "0", "8", "33"), ("14", "9", "0", "20"), ("31", "17", "6", "0"),
+    ("0", "11", "24", "15"), ("9", "0", "13", "28"), ("22", "16", "0", "4"), ("5", "12", "18", "0"),
+    ("0", "7", "3-2", "10"),
+]  # fmt: skip
+REFUSED = (6, 3)  # Tío Beto's 6-6 cell typed as 0 at first: two players out in one round (Lucía too)
+
+
+def test_an_evening_sheet_is_typed_in_with_enter_refused_beside_a_cell_fixed_and_saved(phone, browser, live_server):
+    user = UserFactory()
+    for name in NAMES:
+        PlayerFactory(owner=user, name=name)
+    book = Scorebook.personal_for(user)
+    played_on = book.today() - timedelta(days=45)
+    csp = watch_csp(phone)
+    log_in(phone, user.email)
+    phone.locator("#paper-game-link").click()
+    expect(phone.locator("h1")).to_have_text("Enter a paper game")
+    phone.get_by_label("Day it was played").fill(str(played_on))
+    for name in NAMES:
+        phone.locator("label.choice", has_text=name).click()
+    phone.get_by_role("button", name="Next: the sheet").click()
+    expect(phone.locator("input.cell")).to_have_count(13 * 4)
+    expect(phone.locator(".paper-table thead th")).to_have_text(["Round", *NAMES])
+    assert_no_sideways_scroll(phone)
+    assert [described("grid", v) for v in axe(phone)] == []
+    # Typed as on the sheet: one tap in the first cell, then the keyboard alone, Enter after each.
+    phone.locator("input.cell").first.tap()
+    for row, cells in enumerate(SHEET):
+        for seat, text in enumerate(cells):
+            phone.keyboard.type("0" if (row, seat) == REFUSED else text)
+            phone.keyboard.press("Enter")
+    expect(phone.locator("#save-paper")).to_be_focused()  # Enter after the last cell: on Save
+    screenshot(phone, "paper-game-typed-phone")
+    phone.locator("#save-paper").click()
+    # Refused: beside Tío Beto's cell of round 7, everything typed still there, nothing saved.
+    refused = phone.locator("td.has-error")
+    expect(refused).to_have_count(1)
+    expect(refused.locator(".cell-error")).to_contain_text("Tío Beto: only one player can go out")
+    expect(refused.locator("input.cell")).to_be_focused()
+    assert phone.locator("input.cell").nth(4 * 4 + 2).input_value() == "12-3 5-5"
+    assert not Game.objects.exists()
+    screenshot(phone, "paper-game-refused-phone")
+    assert [described("grid, refused", v) for v in axe(phone)] == []
+    refused.locator("input.cell").fill(SHEET[REFUSED[0]][REFUSED[1]])
+    phone.locator("#save-paper").click()
+    expect(phone.locator("ul.messages")).to_contain_text("Saved the paper game")
+    game = Game.objects.get()
+    assert (game.played_on, game.entered_afterwards, game.is_finished, game.rounds.count()) == (
+        played_on,
+        True,
+        True,
+        13,
+    )
+    screenshot(phone, "paper-game-saved-phone")
+    assert csp == []
+
+
+def test_the_paper_pages_pass_axe_in_spanish(browser, live_server):
+    user = UserFactory()
+    players = [PlayerFactory(owner=user, name=name) for name in NAMES[:3]]
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url, is_mobile=True, has_touch=True,
+                                  locale="es-MX")  # fmt: skip
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    try:
+        log_in(page, user.email)
+        page.goto("/games/paper/")
+        expect(page.locator("h1")).to_have_text("Pasar una partida en papel")
+        problems = [described("setup (es)", v) for v in axe(page)]
+        day = Scorebook.personal_for(user).today() - timedelta(days=3)
+        page.goto(f"/games/paper/?played_on={day}&tile_set=6" + "".join(f"&players={p.pk}" for p in players))
+        expect(page.locator("input.cell")).to_have_count(7 * 3)
+        problems += [described("grid (es)", v) for v in axe(page)]
+        screenshot(page, "paper-game-grid-es")
+    finally:
+        context.close()
+    assert problems == []

@@ -1,0 +1,91 @@
+"""The page "Enter a paper game": the day, players and set, then the sheet's grid typed as on paper,
+every round checked on save with the refusal beside its cell, all or nothing, nothing typed lost."""
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+
+from scorekeeper.models import Game, Player, Scorebook
+
+pytestmark = pytest.mark.django_db
+
+# Double-6 for three, as the sheet has it: per row (6-6 down) Ann, Ben, Cy; "0" went out.
+SHEET = [("0", "12", "20+11"), ("8", "0", "19"), ("25", "4", "0"), ("0", "5-4", "17"), ("30", "0", "6"),
+         ("3", "11", "0"), ("0", "14", "22")]  # fmt: skip
+
+
+@pytest.fixture
+def table(client, user):
+    client.force_login(user)
+    book = Scorebook.personal_for(user)
+    players = [Player.objects.create(scorebook=book, name=name) for name in ("Ann", "Ben", "Cy")]
+    return book, players
+
+
+def setup_data(book, players, days=20):
+    return {"played_on": str(book.today() - timedelta(days=days)), "tile_set": "6", "players": [p.pk for p in players]}
+
+
+def grid_data(book, players, sheet=SHEET, **extra):
+    data = setup_data(book, players)
+    for row, cells in enumerate(sheet):
+        for player, text in zip(players, cells, strict=True):
+            data[f"c{row}_{player.pk}"] = text
+    return data | extra
+
+
+def test_the_grid_has_a_row_per_double_and_a_number_keypad_in_each_cell(client, table):
+    book, players = table
+    assert 'type="date"' in client.get(reverse("paper_game")).content.decode()
+    page = client.get(reverse("paper_game"), setup_data(book, players)).content.decode()
+    assert page.count('class="cell"') == 7 * 3 and page.count('inputmode="numeric"') == 7 * 3
+    assert [f"{d}-{d}" in page for d in range(7)] == [True] * 7 and 'enterkeyhint="next"' in page
+    assert "<script>" not in page
+
+
+def test_a_sheet_with_sums_and_tile_lists_is_saved_as_one_game_on_its_day(client, table):
+    book, players = table
+    response = client.post(reverse("paper_game"), grid_data(book, players))
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == reverse("game", args=[game.pk])
+    assert (game.played_on, game.entered_afterwards, game.is_finished) == (
+        book.today() - timedelta(days=20),
+        True,
+        True,
+    )
+    totals = {seat.player.name: seat.total for seat in game.seats.select_related("player")}
+    assert totals == {"Ann": 8 + 25 + 30 + 3, "Ben": 12 + 4 + (5 + 4) + 11 + 14, "Cy": 20 + 11 + 19 + 17 + 6 + 22}
+
+
+def test_cells_that_do_not_read_keep_what_was_typed_with_the_error_beside_them(client, table):
+    book, players = table
+    sheet = [list(row) for row in SHEET]
+    sheet[1][2], sheet[3][1] = "12++", "6-5 3"
+    response = client.post(reverse("paper_game"), grid_data(book, players, sheet))
+    page = response.content.decode()
+    assert response.status_code == 200 and not Game.objects.exists()
+    for row, player, typed in ((1, players[2], "12++"), (3, players[1], "6-5 3")):
+        name = f"c{row}_{player.pk}"
+        cell = page[page.index(f'name="{name}"') : page.index(f'id="id_{name}-error"') + 300]
+        assert f'value="{typed}"' in cell and 'aria-invalid="true"' in cell
+    assert "Write a number, a sum like 12+8, or the tiles like 8-6 3-2 (got “12++”)." in page
+    assert "&quot;3&quot; is not a tile" in page or "“3” is not a tile" in page or '"3" is not a tile' in page
+
+
+def test_a_round_a_rule_refuses_is_shown_beside_its_cell_and_nothing_is_saved(client, table):
+    book, players = table
+    sheet = [list(row) for row in SHEET]
+    sheet[4][0] = "0"  # Ann and Ben both went out in round 5
+    response = client.post(reverse("paper_game"), grid_data(book, players, sheet))
+    page = response.content.decode()
+    assert response.status_code == 200 and not Game.objects.exists()
+    assert 'class="has-error"' in page and "Nothing was saved" in page
+    assert f'value="{sheet[6][2]}"' in page  # the rest of the sheet as typed
+
+
+def test_a_day_after_today_is_refused_on_the_first_step(client, table):
+    book, players = table
+    data = setup_data(book, players) | {"played_on": str(book.today() + timedelta(days=1))}
+    page = client.get(reverse("paper_game"), data).content.decode()
+    assert "is after today" in page and 'class="cell"' not in page
