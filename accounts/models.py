@@ -1,6 +1,15 @@
+import re
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser, BaseUserManager
 from django.db import models
+
+
+def name_from_email(email: str) -> str:
+    """A name made from an email's local part: its first word (parted by . _ - +), capitalised."""
+    local = email.split("@")[0]
+    word = next((part for part in re.split(r"[._+\-]+", local) if part), local)
+    return word[:1].upper() + word[1:]
 
 
 class UserManager(BaseUserManager):
@@ -42,5 +51,7 @@ class User(AbstractUser):
 
     @property
     def short_name(self) -> str:
-        """What other members see beside a round they recorded: the first name, or the email's local part."""
-        return self.first_name or self.email.split("@")[0]
+        """What other members see beside a round they recorded, and what a personal scorebook is
+        named after: the first name, or one made from the email as a name is written
+        ("carmen.lopez@..." is "Carmen")."""
+        return self.first_name or name_from_email(self.email)

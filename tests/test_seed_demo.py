@@ -20,6 +20,7 @@ def test_seed_demo_makes_an_account_that_signs_in_with_finished_games_of_its_pla
     assert book.players.count() == 4
     assert Game.objects.filter(scorebook=book, status=Game.Status.FINISHED).count() == 3
     assert "demo@example.com: 3 games, 4 players" in out.getvalue()
+    assert "Sign in with the email above and the password table-talk-42" in out.getvalue()  # not only in --help
 
 
 @pytest.mark.django_db

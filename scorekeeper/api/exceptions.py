@@ -63,8 +63,10 @@ def handle(exc, context):
 def _invalid_body(exc: InvalidInput, context) -> dict:
     """Field errors in DRF's shape, plus for a round a list naming entry, player and rule."""
     if not exc.round_errors:
+        view, request = context.get("view"), context.get("request")
+        if request is not None and request.method in getattr(view, "round_errors", ()):
+            return round_errors_of(exc.errors, context)  # a round's 400 has one shape (`number` ahead, say)
         body: dict = {}
-        request = context.get("request")
         sent = request.data if request is not None and isinstance(getattr(request, "data", None), dict) else {}
         for field, messages in exc.errors.items():
             # An option is named inside "rules", unless the body sent it at its top (a seat's join_total).
@@ -115,7 +117,7 @@ def _messages(detail) -> list:
 def round_errors_of(detail, context) -> dict:
     """A round's malformed body (DRF's {field: [messages]}) in the shape of a round that breaks a
     rule: `detail`, `errors` naming field, entry and player (no rule), and the per-field keys
-    `starting_double`, `entries` (one object per entry sent) and `non_field_errors`."""
+    `starting_double`, `number`, `entries` (one object per entry sent) and `non_field_errors`."""
     request = context.get("request")
     sent = request.data.get("entries") if request is not None and hasattr(request.data, "get") else None
     sent = sent if isinstance(sent, list) else []
@@ -139,7 +141,7 @@ def round_errors_of(detail, context) -> dict:
                         note(f"entries[{index}].{name}", index, message, code)
             body["entries"] = per_entry
             continue
-        key = "starting_double" if field == "starting_double" else "non_field_errors"
+        key = field if field in ("starting_double", "number") else "non_field_errors"
         for message, code in _messages(value):
             body.setdefault(key, []).append(message)
             note(field if field != "non_field_errors" else "body", None, message, code)

@@ -78,7 +78,8 @@ def _list_bounds(schemas: dict) -> None:
     from .serializers import RoundWriteSerializer
 
     entries = RoundWriteSerializer().fields["entries"]
-    schemas["RoundWriteRequest"]["properties"]["entries"] |= {"minItems": 1, "maxItems": entries.max_length}
+    for name in ("RoundWriteRequest", "RoundCreateRequest"):
+        schemas[name]["properties"]["entries"] |= {"minItems": 1, "maxItems": entries.max_length}
 
 
 def _operations(result):

@@ -7,27 +7,32 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ..rules.rounds import SETTLED_BY, EntryInput
-from ..rules.tiles import read_pips, split_tiles
+from ..rules.tiles import read_pips, read_tile_list, split_tiles
 from .common import NUMERIC
 
 MAX_PIPS = 100_000
 
 
 class PipsField(forms.Field):
-    """A pips box: a number, or a sum as the table counts it ("12+9+4" is 25, rules.tiles.read_pips).
+    """A pips box: a number, or a sum as the table counts it ("12+9+4" is 25, rules.tiles.read_pips),
+    or the tiles themselves ("8-6 3-2", rules.tiles.read_tile_list: a list, read as the tiles box's).
     Phones show it a keypad with "+" (inputmode "tel": the numeric keypads of iOS have no "+", and
     a number box would drop the whole sum); the page shows "= 25" as it is typed (round-entry.js)."""
 
     widget = forms.TextInput
 
-    def to_python(self, value) -> int | None:
+    def to_python(self, value) -> int | list[str] | None:
         text = str(value).strip() if value is not None else ""
         if not text:
             return None
         pips = read_pips(text) if len(text) <= 400 else None  # a box is no place for a long text
+        if pips is None and len(text) <= 400 and (tiles := read_tile_list(text)) is not None:
+            return tiles
         if pips is None:
             raise forms.ValidationError(
-                _("Write the pips as a number, or as a sum like 12+9+4 (got “{text}”).").format(text=text[:20]),
+                _(
+                    "Write the pips as a number, or as a sum like 12+9+4, or as the tiles like 8-6 3-2 (got “{text}”)."
+                ).format(text=text[:20]),
                 code="invalid",
             )
         if pips > MAX_PIPS:
@@ -51,8 +56,10 @@ class RoundForm(forms.Form):
     """One screen for a whole round: a row of fields per seated player."""
 
     starting_double = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Starting double"))
-    # The game's version the page was drawn from; a queued round (sent later) comes without one.
+    # The game's version the page was drawn from, and the round a new one was entered as: a round
+    # another phone saved meanwhile is shown beside this one (round_taken), never saved twice.
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    number = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1, max_value=2**31 - 1)
 
     def __init__(self, *args, seats, doubles, **kwargs):
         super().__init__(*args, **kwargs)
@@ -92,18 +99,28 @@ class RoundForm(forms.Form):
                 "toggles": [(self[f"{prefix}_{name}"], short) for name, _label, short in TOGGLES],
             }
 
+    def clean(self):
+        data = super().clean()
+        for seat in self.seats:
+            prefix = f"p{seat.player_id}"
+            if isinstance(data.get(f"{prefix}_pips"), list) and split_tiles(data.get(f"{prefix}_tiles") or ""):
+                self.add_error(f"{prefix}_pips", _("Tiles are listed in both boxes: keep one list, or the pips here."))
+        return data
+
     def entries(self) -> list[EntryInput]:
         data = self.cleaned_data
         entries = []
         for seat in self.seats:
             prefix = f"p{seat.player_id}"
-            tiles = split_tiles(data[f"{prefix}_tiles"])
+            tiles, pips = split_tiles(data[f"{prefix}_tiles"]), data[f"{prefix}_pips"]
+            if isinstance(pips, list):  # the tiles typed in the pips box: the list is theirs, the pips its sum
+                tiles, pips = pips, None
             entries.append(
                 EntryInput(
                     player=seat.player_id,
                     # Empty stays empty: the rules read it (check 10), as they read the API's
                     # (a player who went out holds nothing: 0; anyone else: pips_required).
-                    pips=data[f"{prefix}_pips"],
+                    pips=pips,
                     tiles_left=data[f"{prefix}_tiles_left"],
                     tiles=tiles,
                     # With a list, the 0-0 box only needs ticking to double-check the list.

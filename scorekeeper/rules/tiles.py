@@ -98,6 +98,21 @@ def read_pips(text: str) -> int | None:
     return sum(int(term) for term in normal.split(PLUS))
 
 
+def read_tile_list(text: str) -> list[str] | None:
+    """A pips box's text read as a list of tiles ("8-6 3-2"), as the tiles box reads one
+    (split_tiles, then parse_tile's shape), each still to check against the set in play; None when
+    it is not a list of tiles."""
+    items = split_tiles(text)
+    if not items:
+        return None
+    try:
+        for item in items:
+            parse_tile(item, 10**DIGITS_PER_END - 1)  # the shape only: the rules check the set (check 10)
+    except TileError:
+        return None
+    return items
+
+
 def parse_tile(text: str, highest: int) -> Tile:
     """Read "a-b" (either order) as a tile of the double-`highest` set."""
     match = _TILE_TEXT.fullmatch(_normal(text)) if isinstance(text, str) else None

@@ -49,10 +49,10 @@ class NeedsConfirmation:
 @dataclass(frozen=True)
 class Clash:
     """Nothing saved: the round clashes with the game as it is now (`code`: stale, game_finished,
-    starting_double_unavailable, round_exists, starting_double_fixed, no_such_round,
-    correction_ends_game_early). `theirs`: the round saved meanwhile that holds this double (or
-    the round being corrected, as it is now), with its entries and who saved it; `version`: the
-    game's version now (to replace theirs with)."""
+    starting_double_unavailable, round_exists, round_taken, starting_double_fixed, no_such_round,
+    correction_ends_game_early). `theirs`: the round saved meanwhile that holds this double or this
+    number (or the round being corrected, as it is now), with its entries and who saved it;
+    `version`: the game's version now (to replace theirs with)."""
 
     code: str
     message: str
@@ -83,6 +83,7 @@ def submit_round(
     expected_version: int | None = None,
     by=None,
     number: int | None = None,
+    expected_number: int | None = None,
 ) -> Submitted:
     """Record the next round, or correct round `number` (its starting double stays: None keeps it).
 
@@ -90,11 +91,16 @@ def submit_round(
     or answered as it is. `confirm`: True saves a surprising round as it is; False asks
     (NeedsConfirmation); a key saves it when it is the key of the surprises the round has.
     `expected_version`: the game's version the request was made from (None: whatever it is now).
+    `expected_number`: the number the new round was entered as (None: the next, whatever it is): a
+    round recorded already clashes ("round_taken", `theirs` that round), before a stale version
+    does; one beyond the next is Invalid, naming `number`.
     Two requests for the same round at once: one is saved, the other clashes."""
     try:
-        return _submit(game, starting_double, entries, confirm, expected_version, by, number)
+        return _submit(game, starting_double, entries, confirm, expected_version, by, number, expected_number)
     except _RoundTaken:  # inserted by another request at the same instant, past the lock (SQLite)
         now = Game.objects.filter(pk=game.pk).values_list("version", flat=True).first()
+        if expected_number is not None:
+            return _clash(now, "round_taken", _taken(expected_number), _numbered(game, expected_number))
         return _clash(now, "round_exists", _("That round was just recorded by someone else: reload the game."),
                       _holding(game, starting_double))  # fmt: skip
 
@@ -104,7 +110,9 @@ class _RoundTaken(Exception):
 
 
 @transaction.atomic
-def _submit(game, starting_double, entries, confirm, expected_version, by, number, action=None) -> Submitted:
+def _submit(
+    game, starting_double, entries, confirm, expected_version, by, number, expected_number=None, action=None
+) -> Submitted:
     locked = Game.objects.select_for_update().get(pk=game.pk)
     seats = list(locked.seats.in_order())
     saved = saved_state(locked, seats)
@@ -113,10 +121,16 @@ def _submit(game, starting_double, entries, confirm, expected_version, by, numbe
     stale = expected_version is not None and expected_version != locked.version
     if number is not None:
         return _correct(locked, seats, before, results, starting_double, entries, confirm, stale, by, number)
+    if expected_number is not None and expected_number < before.next_number:
+        # Entered as a round another phone recorded first: theirs, to keep or replace, never a second one.
+        return _clash(locked.version, "round_taken", _taken(expected_number), _numbered(locked, expected_number))
     if stale:
         return _clash(locked.version, "stale", STALE, _holding(locked, starting_double))
     if before.finished:
         return _clash(locked.version, "game_finished", FINISHED)
+    if expected_number is not None and expected_number > before.next_number:
+        beyond = _("Round {number} cannot be recorded yet: the next round of this game is round {next}.")
+        return Invalid({"number": [beyond.format(number=expected_number, next=before.next_number)]})
     try:
         scored = score_entries(locked, seated(seats, before), starting_double, entries, away=seats)
     except InvalidInput as invalid:
@@ -224,6 +238,16 @@ def _holding(game: Game, starting_double: int | None) -> Round | None:
         return None
     rounds = Round.objects.filter(game_id=game.pk, starting_double=starting_double).order_by("-number")
     return _with_entries(rounds.select_related("recorded_by", "corrected_by").first())
+
+
+def _taken(number: int) -> str:
+    return _("Round {number} is recorded already: reload the game.").format(number=number)
+
+
+def _numbered(game: Game, number: int) -> Round | None:
+    """Round `number` of the game as it is now, with its entries and who saved it."""
+    rounds = Round.objects.filter(game_id=game.pk, number=number).select_related("recorded_by", "corrected_by")
+    return _with_entries(rounds.first())
 
 
 def _with_entries(round_: Round | None) -> Round | None:
@@ -337,5 +361,7 @@ def restore_round(*, game: Game, expected_version: int | None = None, by=None) -
     entries = [
         EntryInput(**(item | {"tiles": tuple(item["tiles"]) if item["tiles"] else None})) for item in undone["entries"]
     ]
-    submitted = _submit(game, undone["starting_double"], entries, True, None, by, None, HistoryAction.ROUND_RESTORED)
+    submitted = _submit(
+        game, undone["starting_double"], entries, True, None, by, None, action=HistoryAction.ROUND_RESTORED
+    )
     return _saved_or_raise(submitted).round

@@ -47,7 +47,8 @@ def _round_form(request, sheet, doubles, initial=None, number=None) -> RoundForm
         request.POST or None,
         seats=sheet.seats_for(number),
         doubles=sent,
-        initial={"starting_double": offered[0], "version": sheet.game.version} | (initial or {}),
+        initial={"starting_double": offered[0], "version": sheet.game.version, "number": sheet.next_number}
+        | (initial or {}),
     )
     form.offered = offered
     return form
@@ -68,6 +69,7 @@ def _save_round(request, form, sheet, round_):
             expected_version=data["version"],
             by=request.user,
             number=None if round_ is None else round_.number,
+            expected_number=data["number"] if round_ is None else None,
         )
         match submitted:
             case services.Saved(round=saved):
@@ -85,6 +87,9 @@ def _save_round(request, form, sheet, round_):
                 surprises = _moved_on(sheet, form)  # shown once; saving again saves
             case services.Clash(message=message):
                 form.add_error(None, message)
+            case services.Invalid(errors=fields, round_errors=()):
+                for problem in (problem for problems in fields.values() for problem in problems):
+                    form.add_error(None, problem)  # `number` ahead of the game: the form is hidden there
             case services.Invalid(round_errors=errors):
                 for error in errors:
                     if error.player is None:
@@ -108,6 +113,7 @@ def _moved_on(sheet, form) -> list[str]:
     doubles its double now skips, so that a double nobody saw open again is never skipped unasked."""
     form.data = form.data.copy()
     form.data["version"] = str(sheet.game.version)
+    form.data["number"] = str(sheet.next_number)
     latest = next(iter(history.of_game(sheet.game)), None)
     said = [
         _("{change} while you were entering this round.").format(change=follow.describe(latest))

@@ -19,6 +19,7 @@ SIDE = 64
 PIP_DISTANCE = 34.0
 MARGIN = 5  # pixels of a half's rim left out (the tile's bevel and edge)
 BAR_BAND = 4  # pixels either side of the dividing line left out
+EDGE_BAND = 0.1  # a spot centred this near a half's rim (share of its side) is no pip of it
 
 
 @dataclass(frozen=True)
@@ -72,12 +73,15 @@ def read_tile(image: np.ndarray, found: Found) -> Reading:
 def _blobs(mask: np.ndarray) -> list[tuple[float, float, bool]]:
     """Each spot's area, its length over its width, and whether it is solid (a pip, or pips in a
     row, fill their outline; a letter or a ring does not), the specks left out."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
     blobs = []
     for index in range(1, count):
         area = float(stats[index, cv2.CC_STAT_AREA])
         if area < 12:
             continue
+        x, y = centres[index]
+        if not (EDGE_BAND * SIDE < x < (1 - EDGE_BAND) * SIDE and EDGE_BAND * SIDE < y < (1 - EDGE_BAND) * SIDE):
+            continue  # no pip is printed that near the rim: a neighbour's, seen past a face taken too wide
         points = np.column_stack(np.nonzero(labels == index)).astype(np.float32)
         (_, _), (w, h), _ = cv2.minAreaRect(points)
         long, short = max(w, h, 1.0), max(min(w, h), 1.0)

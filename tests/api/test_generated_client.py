@@ -221,14 +221,32 @@ def evening(sk, auth, transport):
             m.EntryWriteRequest(player=ids[2], tiles=["5-4", "3-1"] if double != 5 else ["4-2"]),
         ]
 
-    for double in range(6, -1, -1):
+    # Each round says which round it is and the game's ETag it was entered from, as the pages do.
+    etag = renamed.headers["ETag"]
+    for number, double in enumerate(range(6, -1, -1), start=1):
         answer = v1_games_rounds_create.sync_detailed(
-            game.id, client=ann, body=m.RoundWriteRequest(starting_double=double, entries=entries(double))
+            game.id,
+            client=ann,
+            body=m.RoundCreateRequest(starting_double=double, entries=entries(double), number=number),
+            if_match=etag,
         )
         assert answer.status_code == 201, answer.content
-        assert answer.headers["ETag"] and answer.headers["Location"]
+        assert answer.parsed.number == number and answer.headers["ETag"] and answer.headers["Location"]
+        etag = v1_games_retrieve.sync_detailed(game.id, client=ann).headers["ETag"]
+    taken = v1_games_rounds_create.sync_detailed(
+        game.id, client=ann, body=m.RoundCreateRequest(starting_double=0, entries=entries(0), number=7)
+    )
+    assert taken.status_code == 409 and isinstance(taken.parsed, m.RoundClash)
+    assert taken.parsed.code == "round_taken" and taken.parsed.round_.number == 7
+    stale = v1_games_rounds_create.sync_detailed(
+        game.id,
+        client=ann,
+        body=m.RoundCreateRequest(starting_double=0, entries=entries(0)),
+        if_match=created.headers["ETag"],
+    )
+    assert stale.status_code == 412 and stale.parsed.code == "precondition_failed"
     empty = v1_games_rounds_create.sync_detailed(
-        game.id, client=ann, body=m.RoundWriteRequest(starting_double=0, entries=[])
+        game.id, client=ann, body=m.RoundCreateRequest(starting_double=0, entries=[])
     )
     assert empty.status_code == 400 and isinstance(empty.parsed, m.RoundErrors) and empty.parsed.errors
     assert v1_games_rounds_list.sync(game.id, client=ann).count == 7
@@ -346,7 +364,7 @@ def evening(sk, auth, transport):
     )
     too_soon = v1_games_finish_create.sync_detailed(short.id, client=ann)
     assert too_soon.status_code == 409 and too_soon.parsed.code == "no_rounds"
-    v1_games_rounds_create.sync(short.id, client=ann, body=m.RoundWriteRequest(starting_double=6, entries=entries(6)))
+    v1_games_rounds_create.sync(short.id, client=ann, body=m.RoundCreateRequest(starting_double=6, entries=entries(6)))
     # Dee arrives after round 1 and is undone; Cy goes to bed.
     dee = v1_players_create.sync(client=ann, body=m.PlayerRequest(name="Dee"))
     joined = v1_games_seats_create.sync_detailed(short.id, client=ann, body=m.SeatChangeRequest(player=dee.id))

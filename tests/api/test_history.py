@@ -55,7 +55,7 @@ def test_the_sheet_says_who_corrected_a_round_and_what_changed(client, browser):
     browser.put(f"/api/v1/games/{game['id']}/rounds/1/", round_body(game, 6, 3, 4))
     client.force_login(browser.user)
     html = client.get(f"/games/{game['id']}/").content.decode()
-    name = browser.user.email.split("@")[0]
+    name = browser.user.short_name  # "Keeper3", from the email
     assert f"Round 1 corrected by {name} at " in html and "Ben 30 → 3" in html
     page = client.get(f"/games/{game['id']}/history/").content.decode()
     assert "corrected round 1: Ben 30 → 3" in page and "recorded round 1 (6-6)" in page

@@ -57,3 +57,20 @@ def test_an_export_carries_the_total_chosen_at_the_door_and_an_import_replays_it
     change["join_total"] = "lowest"
     wrong = app.post(f"/api/v1/import/?scorebook={book['id']}", json.dumps(exported | {"games": exported["games"]}))
     assert wrong.status_code == 400 and "join_total" in str(wrong.json()), wrong.content
+
+
+def test_a_paper_game_keeps_the_total_its_table_chose_for_a_joiner(app):
+    ann, ben, cy, dee = make_players(app, "Ann", "Ben", "Cy", "Dee")
+    body = {"tile_set": 6, "players": [ann, ben, cy, dee], "played_on": "2026-10-31",
+            "rounds": [
+                {"starting_double": 6, "entries": [{"player": ann, "pips": 0, "went_out": True},
+                                                   {"player": ben, "pips": 9}, {"player": cy, "pips": 14}]},
+                {"starting_double": 5, "entries": [{"player": ann, "pips": 3}, {"player": ben, "pips": 0, "went_out": True},
+                                                   {"player": cy, "pips": 4}, {"player": dee, "pips": 2}]}],
+            "seat_changes": [{"kind": "join", "player": dee, "after": 1, "join_total": "zero"}]}  # fmt: skip
+    game = app.post("/api/v1/games/", body)
+    assert game.status_code == 201, game.content
+    assert player_of(game.json(), "Dee")["opening_total"] == 0  # the game's option (highest) would be 14
+    body["seat_changes"][0]["join_total"] = "lowest"
+    wrong = app.post("/api/v1/games/", body)
+    assert wrong.status_code == 400 and "join_total" in str(wrong.json()), wrong.content

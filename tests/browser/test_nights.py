@@ -60,13 +60,13 @@ def test_the_clubs_tv_follows_a_round_at_another_table_within_3_seconds(phone, c
     tables = phone.locator(".night-table")
     expect(tables).to_have_count(3)
     expect(tables.nth(0).locator(".table-state")).to_contain_text("finished")
-    expect(tables.nth(2).locator(".table-state")).to_contain_text("Round 2")
+    expect(tables.nth(2).locator(".table-state")).to_contain_text("Next: round 2")
     expect(phone.locator(".night-standings li")).to_have_count(4)  # table 1's players: the only one over
     expect(phone.locator(".night-standings li").first).to_contain_text("María Guadalupe")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(phone, "34-night-tv")
     play(games[2], 5, [9, 0, 6, 8, 4, 2])  # Hal goes out at table 3 and leads it (4 against 9)
-    expect(tables.nth(2).locator(".table-state")).to_contain_text("Round 3", timeout=SOON)
+    expect(tables.nth(2).locator(".table-state")).to_contain_text("Next: round 3", timeout=SOON)
     expect(tables.nth(2).locator(".table-leader")).to_have_text("Hal", timeout=SOON)
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(phone, "34-night-tv-followed")

@@ -202,12 +202,22 @@ def test_two_rounds_saved_offline_reach_the_server_once_each_in_order_though_ans
     expect(page.locator("#outbox")).to_be_hidden()
 
 
-def test_a_round_the_server_refuses_on_sync_stays_with_its_message_to_fix_or_discard(table):
+def test_a_round_saved_offline_that_another_phone_recorded_first_asks_keep_theirs_or_compare(table):
+    """The attack's N4 through the outbox: round 1 saved offline with 5-5 (6-6 skipped) while another
+    phone records round 1 with 6-6. Once it went in as round 2; it says it is round 1 now, so the
+    outbox asks instead: Compare shows the page's question, theirs beside it; Keep theirs sends nothing."""
     page, game, _ = table
     page.context.set_offline(True)
     page.reload()
-    enter_round(page, {"Ann": 0, "Ben": 9, "Cy": 14})
-    # Meanwhile another phone records 6-6.
+    page.locator("#enter-round").click()
+    page.wait_for_selector("#round-form")
+    page.locator("#id_starting_double").select_option("5")
+    for name, pips in {"Ann": 0, "Ben": 9, "Cy": 14}.items():
+        page.locator(f"fieldset[data-player='{name}'] input.pips").fill(str(pips))
+    page.locator("fieldset[data-player='Ann'] input.went_out").check()
+    page.locator("#save-round").click()
+    expect(page.locator(".outbox-item.waiting")).to_have_count(1)
+    # Meanwhile another phone records round 1 with 6-6.
     seats = [s.player_id for s in game.seats.order_by("position")]
     services.record_round(game=game, starting_double=6, entries=[
         EntryInput(player=seats[0], pips=3), EntryInput(player=seats[1], pips=0, went_out=True),
@@ -218,11 +228,39 @@ def test_a_round_the_server_refuses_on_sync_stays_with_its_message_to_fix_or_dis
     refused = page.locator(".outbox-item.refused")
     expect(refused).to_contain_text("saved round 1 (6-6) first", timeout=20_000)
     expect(refused).to_contain_text("Ann: out")  # the values entered, still there
+    expect(refused.get_by_role("button", name="Discard")).to_have_count(0)
     screenshot(page, "42-offline-sync-refused")
     assert server_rounds(page, game) == [(1, 6, [3, 0, 8])]
-    page.once("dialog", lambda dialog: dialog.accept())
-    refused.get_by_role("button", name="Discard").click()
+
+    refused.get_by_role("button", name="Compare").click()  # the round form, theirs beside this one
+    expect(page.locator("#clash")).to_contain_text("saved round 1 (6-6) a moment ago")
+    expect(page.locator("fieldset[data-player='Ben'] .theirs")).to_contain_text("went out")
+    expect(page.locator("fieldset[data-player='Cy'] input.pips")).to_have_value("14")
+    screenshot(page, "42b-offline-clash-compared")
+    assert server_rounds(page, game) == [(1, 6, [3, 0, 8])]
+    page.get_by_role("link", name="Keep theirs").click()
+    page.wait_for_url(f"**/games/{game.pk}/")
     expect(page.locator("#outbox")).to_be_hidden()
+    assert server_rounds(page, game) == [(1, 6, [3, 0, 8])]
+
+
+def test_keep_theirs_in_the_outbox_drops_the_round_waiting_and_sends_nothing(table):
+    page, game, _ = table
+    page.context.set_offline(True)
+    page.reload()
+    enter_round(page, {"Ann": 0, "Ben": 9, "Cy": 14})
+    seats = [s.player_id for s in game.seats.order_by("position")]
+    services.record_round(game=game, starting_double=6, entries=[
+        EntryInput(player=seats[0], pips=3), EntryInput(player=seats[1], pips=0, went_out=True),
+        EntryInput(player=seats[2], pips=8),
+    ])  # fmt: skip
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    refused = page.locator(".outbox-item.refused")
+    expect(refused).to_contain_text("saved round 1 (6-6) first", timeout=20_000)
+    refused.get_by_role("button", name="Keep theirs").click()
+    expect(page.locator("#outbox")).to_be_hidden()
+    assert waiting(page) == 0 and server_rounds(page, game) == [(1, 6, [3, 0, 8])]
 
 
 def test_logging_out_leaves_no_page_and_no_round_on_the_phone(table):

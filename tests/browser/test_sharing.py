@@ -155,7 +155,7 @@ def test_an_invite_opened_signed_out_says_who_invites_to_what_and_sign_up_comes_
     expect(newcomer.locator(".messages")).to_contain_text("You joined Family")
     assert Membership.objects.get(scorebook=book, user__email="bea@family.example").role == "scorer"
     newcomer.goto("/scorebooks/")  # her own and Ann's, told apart
-    expect(newcomer.locator("main")).to_contain_text("bea's scorebook")
+    expect(newcomer.locator("main")).to_contain_text("Bea's scorebook")
     expect(newcomer.locator("main")).to_contain_text("Family")
     screenshot(newcomer, "64-invitee-scorebooks")
     assert violations == []

@@ -85,3 +85,17 @@ def test_a_dash_the_server_refuses_is_not_saved_and_one_it_takes_is(picker):
     page.locator("#save-round").click()
     expect(page.locator(".messages")).to_contain_text("Recorded round 1")
     assert Round.objects.get(game=game).entries.get(player__name="Ben").tiles == ["4-3"]
+
+
+def test_tiles_typed_in_a_pips_box_show_their_sum_and_are_saved_as_the_hands_list(picker):
+    page, game, _ = picker
+    page.locator("fieldset[data-player='Ann'] input.went_out").check()
+    ben = page.locator("fieldset[data-player='Ben']")
+    ben.locator("input.pips").fill("8-6 3-2")  # what the table sees in the hand, typed where the pips go
+    expect(ben.locator("output.pips-sum")).to_have_text("= 19")
+    page.locator("fieldset[data-player='Cy'] input.pips").fill("9")
+    screenshot(page, "18-round-entry-tiles-in-the-pips-box")
+    page.locator("#save-round").click()
+    expect(page.locator(".messages")).to_contain_text("Recorded round 1")
+    saved = Round.objects.get(game=game).entries.get(player__name="Ben")
+    assert (saved.pips, saved.tiles) == (19, ["8-6", "3-2"])

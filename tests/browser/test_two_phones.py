@@ -94,6 +94,36 @@ def test_two_phones_score_one_game_and_a_clash_loses_nothing(family):
     assert viv.goto(f"/games/{game.pk}/rounds/new/").status == 403
 
 
+def test_round_1_entered_on_two_phones_with_two_doubles_is_saved_once_and_keep_theirs_changes_nothing(family):
+    """The attack's N4 from two pages: Ann saves round 1 with 6-6 while Bob's page has round 1 typed
+    with 5-5 (6-6 skipped). Bob's 5-5 is still open after Ann's round, so once it went in as round 2;
+    his form says it is round 1, so he gets the comparison instead, and Keep theirs keeps Ann's."""
+    game, phones = family
+    ann, bob = phones["ann"], phones["bob"]
+    for page in (ann, bob):
+        page.goto(f"/games/{game.pk}/rounds/new/")
+    expect(bob.locator("#round-form input[name=number]")).to_have_value("1")
+    bob.locator("#id_starting_double").select_option("5")
+    fill(bob, {"Gran": 9, "Kid": "out", "Dad": 9})
+    fill(ann, {"Gran": "out", "Kid": 10, "Dad": 10})
+    ann.locator("#save-round").click()
+    expect(ann.locator(".messages")).to_contain_text("Recorded round 1")
+    bob.locator("#save-round").click()
+    clash = bob.locator("#clash")
+    expect(clash).to_contain_text("ann's phone saved round 1 (6-6) a moment ago")
+    expect(bob.locator("fieldset[data-player='Gran'] .theirs")).to_contain_text("went out")
+    expect(bob.locator("fieldset[data-player='Gran'] input.pips")).to_have_value("9")  # his entry is kept
+    expect(bob.get_by_role("button", name="Replace round 1 with mine")).to_be_visible()
+    screenshot(bob, "17b-two-phones-round-taken")
+    assert list(Round.objects.values_list("number", "starting_double")) == [(1, 6)]
+
+    bob.get_by_role("link", name="Keep theirs").click()
+    bob.wait_for_url(f"**/games/{game.pk}/")
+    assert totals(bob) == ["0", "10", "10"]
+    assert list(Round.objects.values_list("number", "starting_double")) == [(1, 6)]
+    assert [entry.pips for entry in Round.objects.get().entries.order_by("position")] == [0, 10, 10]
+
+
 def test_an_invite_link_brings_a_new_person_in_through_sign_up(family, browser, live_server):
     game, phones = family
     ann = phones["ann"]

@@ -18,6 +18,7 @@ from scorekeeper.rules.tiles import (
     max_hand_pips,
     parse_tile,
     picker,
+    read_tile_list,
     set_pips,
     split_tiles,
     tile_count,
@@ -145,3 +146,14 @@ def test_the_picker_hands_the_scripts_each_tile_with_its_pips_the_double_blank_a
     assert data["tiles"][0] == [f"{highest}-{highest}", 2 * highest] and data["tiles"][-1] == ["0-0", 0]
     assert data["double_blank"] == str(DOUBLE_BLANK)
     assert data["on_table"] == {str(d): f"{d}-{d}" for d in range(highest + 1)}
+
+
+@pytest.mark.parametrize(("typed", "tiles"), [
+    ("8-6 3-2", ["8-6", "3-2"]),
+    ("8 - 6, 3-2", ["8-6", "3-2"]),
+    ("8-6 3", None),  # "3" is no tile
+    ("12+5", None),  # a sum: the pips box reads it as one
+    ("", None),
+])  # fmt: skip
+def test_a_pips_box_reads_a_tile_list_as_the_tiles_box_does(typed, tiles):
+    assert read_tile_list(typed) == tiles

@@ -32,13 +32,15 @@ def signed_in(user) -> Client:
 # Scorebooks named after their owners
 
 
-def test_a_new_personal_scorebook_is_named_after_its_owners_first_name_else_their_email():
+def test_a_new_personal_scorebook_is_named_after_its_owners_first_name_else_a_name_from_their_email():
     assert Scorebook.personal_for(UserFactory(email="ana.p@example.com", first_name="Ana")).name == "Ana's scorebook"
-    assert Scorebook.personal_for(UserFactory(email="bea.q@example.com")).name == "bea.q's scorebook"
+    # "bea.q": a name, written as one
+    assert Scorebook.personal_for(UserFactory(email="bea.q@example.com")).name == "Bea's scorebook"
     with translation.override("es"):  # signed up on a page in Spanish
-        assert Scorebook.personal_for(UserFactory(email="chuy@example.com")).name == "Libreta de chuy"
+        assert Scorebook.personal_for(UserFactory(email="chuy@example.com")).name == "Libreta de Chuy"
     spanish = UserFactory(email="lupe@example.com", language="es")  # the language chosen in the menu wins
-    assert Scorebook.personal_for(spanish).name == "Libreta de lupe"
+    assert Scorebook.personal_for(spanish).name == "Libreta de Lupe"
+    assert Scorebook.personal_for(UserFactory(email="carmen@example.com")).name == "Carmen's scorebook"
 
 
 def test_a_very_long_owner_name_still_makes_a_name_that_fits():
@@ -54,7 +56,7 @@ def test_sign_up_names_the_scorebook_in_the_language_of_the_page():
         HTTP_ACCEPT_LANGUAGE="es",
     )
     assert response.status_code == 302
-    assert Scorebook.objects.get(personal_of__email="tona@example.com").name == "Libreta de tona"
+    assert Scorebook.objects.get(personal_of__email="tona@example.com").name == "Libreta de Tona"
 
 
 def test_whoever_joins_anothers_personal_scorebook_tells_the_two_apart():
@@ -63,7 +65,7 @@ def test_whoever_joins_anothers_personal_scorebook_tells_the_two_apart():
     client = signed_in(bea)
     assert client.post(reverse("invite", args=[code])).status_code == 302
     page = client.get(reverse("scorebooks")).content.decode()
-    assert "ann&#x27;s scorebook" in page and "bea&#x27;s scorebook" in page and ">Personal<" not in page
+    assert "Ann&#x27;s scorebook" in page and "Bea&#x27;s scorebook" in page and ">Personal<" not in page
 
 
 # New games numbered with their day

@@ -157,7 +157,7 @@ def night():
     """A scorebook the way a Spanish-speaking table leaves it after an evening: a finished game,
     one in progress with a correction, one in the trash, and a live link."""
     user = UserFactory(email="lupe@example.com")
-    with translation.override("es"):  # she signed up in Spanish: her scorebook is "Libreta de lupe"
+    with translation.override("es"):  # she signed up in Spanish: her scorebook is "Libreta de Lupe"
         Scorebook.personal_for(user)
     ids = [PlayerFactory(owner=user, name=name).pk for name in NAMES]
     rules = GameRules(tile_set=6)

@@ -80,6 +80,13 @@ class PaperSeatChangeSerializer(serializers.Serializer):
     replaces = serializers.IntegerField(
         min_value=1, max_value=2**53, allow_null=True, default=None, help_text="Whose seat a take-over continues."
     )
+    join_total = serializers.ChoiceField(
+        choices=JoinTotal.CHOICES,
+        allow_null=True,
+        default=None,
+        help_text="A joiner's opening total as the table chose it at the door (null: the game's rules.join_total).",
+        error_messages={"invalid_choice": gettext_lazy("Choose one of: highest, average, zero (got {input}).")},
+    )
 
     def validate(self, data):
         if (data["replaces"] is None) == (data["kind"] == Change.TAKE_OVER):
@@ -151,7 +158,7 @@ class GameCreateSerializer(serializers.Serializer):
 
     def paper_changes(self) -> list[SeatChange]:
         return [
-            SeatChange(item["kind"], item["player"], item["after"], item.get("replaces"))
+            SeatChange(item["kind"], item["player"], item["after"], item.get("replaces"), item.get("join_total"))
             for item in self.validated_data.get("seat_changes", [])
         ]
 

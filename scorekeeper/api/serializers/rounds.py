@@ -64,6 +64,19 @@ def entry_inputs(items) -> list[EntryInput]:
     ]
 
 
+class RoundCreateSerializer(RoundWriteSerializer):
+    """A new round, with the number it was entered as (the If-Match header says from which version)."""
+
+    number = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=2**31 - 1,
+        help_text="The round this is meant to be (the next one when the client read the game). Already "
+        "recorded: 409 `round_taken`, with the round that holds it; beyond the next round: 400 naming "
+        "`number`. Left out: the next round, whatever it is.",
+    )
+
+
 # Rounds and entries are answered on every write and in every game: their answers are written out
 # in to_representation (DRF's field-by-field walk was a tenth of a round's time). The declared
 # fields still make the schema; tests/api/test_round_representation.py checks the two agree.

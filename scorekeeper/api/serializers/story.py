@@ -3,6 +3,8 @@
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
+from ...rules.percents import whole_percents
+
 
 class RivalSerializer(serializers.Serializer):
     player = serializers.IntegerField()
@@ -51,6 +53,10 @@ class ChanceSerializer(serializers.Serializer):
     player = serializers.IntegerField()
     name = serializers.CharField()
     win_chance = serializers.FloatField(help_text="From 0 to 1; the players' chances add up to 1.")
+    win_percent = serializers.IntegerField(
+        help_text="The chance as a whole percent, as the pages show it: the players' add up to exactly 100 "
+        "(largest remainder)."
+    )
 
 
 class OddsSerializer(serializers.Serializer):
@@ -58,9 +64,11 @@ class OddsSerializer(serializers.Serializer):
 
 
 def odds_data(chances) -> dict:
+    percents = whole_percents([chance.win_chance for chance in chances])
     return {
         "players": [
-            {"player": chance.player.pk, "name": chance.player.name, "win_chance": chance.win_chance}
-            for chance in chances
+            {"player": chance.player.pk, "name": chance.player.name, "win_chance": chance.win_chance,
+             "win_percent": percent}
+            for chance, percent in zip(chances, percents, strict=True)
         ]
-    }
+    }  # fmt: skip

@@ -66,6 +66,7 @@ class RoundErrorsSerializer(serializers.Serializer):
     surprises = serializers.ListField(child=serializers.CharField(), required=False)
     confirm = serializers.CharField(required=False, help_text="Send the round again with this as `confirm`.")
     starting_double = serializers.ListField(child=serializers.CharField(), required=False)
+    number = serializers.ListField(child=serializers.CharField(), required=False)
     entries = serializers.ListField(
         child=serializers.DictField(child=serializers.ListField(child=serializers.CharField())), required=False
     )
@@ -76,8 +77,9 @@ class RoundErrorsSerializer(serializers.Serializer):
 
 
 class RoundClashSerializer(ErrorSerializer):
-    """The round clashes with the game as it is now; `round`: the round that holds its double
-    (saved meanwhile by another phone), or the round being corrected as it is now."""
+    """The round clashes with the game as it is now; `round`: the round that holds its double or
+    its `number` (saved meanwhile by another phone: `round_taken`), or the round being corrected as
+    it is now."""
 
     round = RoundSerializer(required=False)
 
@@ -122,6 +124,15 @@ IF_MATCH = OpenApiParameter(
     OpenApiParameter.HEADER,
     description="The ETag read before: nothing changes (412) unless it is still current. An empty one matches "
     'nothing (412); "*" matches anything.',
+)
+
+
+GAME_IF_MATCH = OpenApiParameter(
+    "If-Match",
+    str,
+    OpenApiParameter.HEADER,
+    description="The game's ETag the round was entered from (optional): 412 and nothing saved when the game "
+    'changed since. An empty or malformed one matches nothing (412); "*" matches anything.',
 )
 
 

@@ -18,8 +18,9 @@ from scorekeeper.selectors import game_to_write
 
 from ..exceptions import PreconditionFailed
 from ..idempotency import idempotent
-from ..serializers import RoundSerializer, RoundWriteSerializer
+from ..serializers import RoundCreateSerializer, RoundSerializer, RoundWriteSerializer
 from .common import (
+    GAME_IF_MATCH,
     IDEMPOTENT,
     IF_MATCH,
     IF_NONE_MATCH,
@@ -64,25 +65,31 @@ class RoundList(APIView):
         return paginated(self, game.rounds.in_order(), RoundSerializer)
 
     @extend_schema(
-        request=RoundWriteSerializer,
-        parameters=[*IDEMPOTENT, etag_header(201), location_header(201)],
+        request=RoundCreateSerializer,
+        parameters=[GAME_IF_MATCH, *IDEMPOTENT, etag_header(201), location_header(201)],
         responses={
             201: RoundSerializer,
             400: RoundErrorsSerializer,
             409: ROUND_CLASH,
-            **errors_for(401, 403, 404, 422),
+            **errors_for(401, 403, 404, 412, 422),
         },
+        description="Record the next round. Send `number` (the round it was entered as) and `If-Match` (the "
+        "game's ETag it was entered from), as the pages do: a number recorded meanwhile is a 409 `round_taken` "
+        "with that round, a game changed meanwhile a 412; both optional. A retry with the same "
+        "Idempotency-Key replays the first answer.",
     )
     @idempotent
     def post(self, request, pk):
         game = game_to_write(request.user, pk)
-        data = RoundWriteSerializer(data=request.data)
+        data = RoundCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         submitted = services.submit_round(
             game=game,
             starting_double=data.validated_data["starting_double"],
             entries=data.entry_inputs(),
             confirm=data.validated_data["confirm"],
+            expected_version=expected_version(request, pk),
+            expected_number=data.validated_data.get("number"),
             by=request.user,
         )
         by_page = isinstance(request.successful_authenticator, SessionAuthentication)

@@ -3,7 +3,7 @@ import random
 from django.core.management.base import BaseCommand
 from tqdm import tqdm
 
-from scorekeeper.demo import demo_players, demo_user, seed_games
+from scorekeeper.demo import DEMO_PASSWORD, demo_players, demo_user, seed_games
 from scorekeeper.models import Scorebook
 
 
@@ -14,7 +14,7 @@ class Command(BaseCommand):
         parser.add_argument("--games", type=int, default=50, help="finished games per user (default 50)")
         parser.add_argument("--users", type=int, default=1, help="how many users (default 1)")
         parser.add_argument("--players", type=int, default=6, help="players per user (default 6)")
-        parser.add_argument("--email", help="seed this user (created if missing; password table-talk-42)")
+        parser.add_argument("--email", help=f"seed this user (created if missing; password {DEMO_PASSWORD})")
         parser.add_argument("--seed", type=int, default=None, help="random seed, for repeatable data")
 
     def handle(self, *args, games, users, players, email, seed, **options):
@@ -28,6 +28,8 @@ class Command(BaseCommand):
         for owner in owners:
             book = Scorebook.personal_for(owner)
             self.stdout.write(f"{owner.email}: {book.games.count()} games, {book.players.count()} players")
+        # Whoever made the demo signs in next: the password is said here, not only in --help.
+        self.stdout.write(f"Sign in with the email above and the password {DEMO_PASSWORD}")
 
 
 def _names(rng, count):

@@ -7,6 +7,8 @@
 //   the same hand again as a round of its own. With nothing typed yet, it becomes the next round's;
 // - its double can no longer start the round otherwise: it stays chosen, marked taken, and Save
 //   shows why (the form keeps the version it was drawn for);
+// - its round was saved by another phone with another double: with a hand typed, the comparison as
+//   above; with nothing typed, it becomes the next round's;
 // - doubles it skips were opened again (an undo): a form whose double the person never chose moves
 //   to the new expected double and says why; one whose double the person chose keeps it and says
 //   that saving it skips them, offering the expected one.
@@ -62,6 +64,19 @@ export async function adjustRoundForm(state, fresh) {
   form.dataset.nextNumber = String(state.next_number);
   const title = document.getElementById("round-title");
   if (title) title.textContent = t("Round {number}", { number: state.next_number });
+  // The round this form is entered as (sent as `number`) follows the game, as its title does,
+  // unless another phone saved it while a hand was typed for it: then the form goes straight to the
+  // comparison (the server's "Keep theirs / Replace with mine"), never a second round under the next number.
+  const number = form.elements.number;
+  if (number && !state.finished) {
+    if (Number(number.value) < state.next_number && typedIn(form)) {
+      const save = document.getElementById("save-round");
+      form.dataset.classic = "1";  // the page's own post, with its version and number: the server compares
+      if (save) form.requestSubmit(save);
+      return;
+    }
+    number.value = String(state.next_number);
+  }
   if (chosen === "") return;
   if (!open) {
     const saved = savedWith(state, Number(chosen));

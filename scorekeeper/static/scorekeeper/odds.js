@@ -25,7 +25,7 @@ function show(form, chances) {
       chance.className = "win-chance";
       label.appendChild(chance);
     }
-    chance.textContent = t("{percent} to win", { percent: percent.format(value) });
+    chance.textContent = t("{percent} to win", { percent: percent.format(value / 100) });
   });
   const note = form.querySelector("#odds-note");
   if (note) note.hidden = chances.size === 0;
@@ -44,7 +44,8 @@ async function update(form) {
     if (!response.ok || question !== asked) return;
     const body = await response.json();
     if (question !== asked) return;
-    show(form, new Map(body.players.map((row) => [String(row.player), row.win_chance])));
+    // Whole percents adding up to 100% as shown (the server's largest remainder: rules/percents.py).
+    show(form, new Map(body.players.map((row) => [String(row.player), row.win_percent])));
   } catch (error) {
     // Offline, or the server away: the chances are a nicety, the form works without them.
   }

@@ -20,11 +20,19 @@ function sync() {
   if (syncing) return syncing;
   const run = async () => {
     let saved = 0;
-    for (const item of await outbox.mine()) {
+    const items = await outbox.mine();
+    for (const item of items) {
       if (item.state === "refused") break;
       const result = await send(item);
-      if (result.state === "saved") { await outbox.remove(item.key); saved += 1; continue; }
-      if (result.state === "refused") Object.assign(item, { state: "refused", errors: result.errors, confirm: result.confirm || "" });
+      if (result.state === "saved") {
+        await outbox.remove(item.key);
+        saved += 1;
+        await movedOn(items, item, result.version);
+        continue;
+      }
+      if (result.state === "refused") {
+        Object.assign(item, { state: "refused", errors: result.errors, confirm: result.confirm || "", clash: Boolean(result.clash) });
+      }
       item.note = result.note || "";
       await outbox.put(item);
       break;
@@ -41,6 +49,18 @@ function sync() {
       return saved;
     });
   return syncing;
+}
+
+// The items entered after `item` on the same page state were entered after it: once it is saved,
+// they are entered from the version it made (so its own round is no change "since" for them).
+async function movedOn(items, item, version) {
+  if (!Number.isInteger(item.version) || !Number.isInteger(version)) return;
+  for (const other of items) {
+    if (other !== item && other.game === item.game && other.version === item.version && other.created >= item.created) {
+      other.version = version;
+      await outbox.put(other);
+    }
+  }
 }
 
 // ---- what the page shows -------------------------------------------------------------------
@@ -75,8 +95,14 @@ function itemView(item) {
     item.errors.forEach((message) => { const line = document.createElement("li"); line.textContent = message; errors.append(line); });
     const actions = document.createElement("p");
     actions.className = "outbox-actions";
-    if (item.confirm) actions.append(button(t("Save anyway"), () => saveAnyway(item)));
-    actions.append(button(t("Fix"), () => fix(item), Boolean(item.confirm)), button(t("Discard"), () => discard(item), true));
+    if (item.clash && !isSeat(item)) {
+      // Another phone saved this round first, or changed the game: theirs stays unless the
+      // comparison (the round form, theirs beside this one) replaces it. Never saved a second time.
+      actions.append(button(t("Compare"), () => fix(item)), button(t("Keep theirs"), () => keepTheirs(item), true));
+    } else {
+      if (item.confirm) actions.append(button(t("Save anyway"), () => saveAnyway(item)));
+      actions.append(button(t("Fix"), () => fix(item), Boolean(item.confirm)), button(t("Discard"), () => discard(item), true));
+    }
     li.append(errors, actions);
   }
   return li;
@@ -87,8 +113,14 @@ async function saveAnyway(item) {
   await outbox.remove(item.key);
   const fields = item.fields.filter(([name]) => name !== "confirmed").concat([["confirmed", item.confirm]]);
   const body = Object.assign({}, item.body || bodyOf(item.fields), { confirm: item.confirm });
-  await outbox.put(Object.assign({}, item, { key: newKey(), fields, body, state: "waiting", errors: [], confirm: "" }));
+  await outbox.put(Object.assign({}, item, { key: newKey(), fields, body, state: "waiting", errors: [], confirm: "", clash: false }));
   sync();
+}
+
+// Theirs is what the server has: this phone's round goes, and nothing is sent.
+async function keepTheirs(item) {
+  await outbox.remove(item.key);
+  refresh();
 }
 
 // The round goes back into the form, as a page sent without scripts would: the server shows its problems there.
@@ -104,7 +136,9 @@ async function fix(item) {
   form.method = "post";
   form.action = item.url;
   form.hidden = true;
-  item.fields.concat([["csrfmiddlewaretoken", csrfToken()]]).forEach(([name, value]) => {
+  // With the version it was entered from: the page compares, as it does for its own form.
+  const version = Number.isInteger(item.version) ? [["version", String(item.version)]] : [];
+  item.fields.concat(version, [["csrfmiddlewaretoken", csrfToken()]]).forEach(([name, value]) => {
     const input = document.createElement("input");
     input.type = "hidden"; input.name = name; input.value = value;
     form.append(input);

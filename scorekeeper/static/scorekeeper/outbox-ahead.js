@@ -1,5 +1,5 @@
 // The page as it will be once the rounds and seat changes waiting on this phone reach the server: the
-// round form's doubles and number, the sheet's "Enter round …" and "… shuffles next". What the rules
+// round form's doubles and number (its title and the number it sends), the sheet's "Enter round …" and "… shuffles next". What the rules
 // open after each round comes from the server as data ("doubles-ahead" blocks, the seating block).
 import { t } from "./i18n.js";
 import { isSeat, seatOutbox } from "./outbox-store.js";
@@ -25,8 +25,10 @@ export function adjustRoundForm(items) {
   const picked = select.selectedIndex >= 0 && !select.options[select.selectedIndex].defaultSelected ? select.value : null;
   select.replaceChildren(...ahead.open[place].map(([double]) => new Option(`${double}-${double}`, String(double))));
   if (picked !== null && ahead.open[place].some(([double]) => String(double) === picked)) select.value = picked;  // tapped already
+  const number = Number(form.dataset.nextNumber) + waiting.length;
   const title = document.getElementById("round-title");
-  if (title) title.textContent = t("Round {number}", { number: Number(form.dataset.nextNumber) + waiting.length });
+  if (title) title.textContent = t("Round {number}", { number });
+  if (form.elements.number) form.elements.number.value = String(number);  // the round it is entered as
 }
 
 // Where the rounds waiting on this phone leave the game, in a "doubles-ahead" block's places; null

@@ -1,7 +1,10 @@
 // One item of the outbox: made from the form as typed (a round as the API takes it, or a seat change
-// through seat-outbox.js), and sent with its Idempotency-Key; the API's answer becomes its state.
+// through seat-outbox.js), and sent with its Idempotency-Key and the game's version it was entered
+// from (If-Match; a round says its number too); the API's answer becomes its state. A round another
+// phone saved first (409 round_taken) or a game changed meanwhile (412) is never saved again as the
+// next round: the item waits for the person, as a clash (offline.js asks "Keep theirs" or compares).
 import { t } from "./i18n.js";
-import { readPips, readTiles } from "./tile-grammar.js";
+import { readPips, readTiles, tilesInPipsBox } from "./tile-grammar.js";
 import { account, csrfToken, isSeat, newKey, seatOutbox } from "./outbox-store.js";
 
 // ---- one round, as typed -------------------------------------------------------------------
@@ -10,7 +13,7 @@ export async function itemFrom(form) {
     return (await seatOutbox()).seatItemFrom(form, {
       key: form.dataset.key || (form.dataset.key = newKey()), account: account(), game: form.dataset.game,
       url: new URL(form.action, location.href).pathname, api: form.dataset.api, sheet: form.dataset.outbox,
-      created: Date.now(), state: "waiting", errors: [], confirm: "",
+      created: Date.now(), state: "waiting", errors: [], confirm: "", version: versionIn(form),
     });
   }
   const fields = Array.from(new FormData(form).entries()).filter(([name]) => name !== "csrfmiddlewaretoken" && name !== "version");
@@ -33,8 +36,26 @@ export async function itemFrom(form) {
     api: form.dataset.api,  // where it is sent
     sheet: form.dataset.outbox,
     double: Number(new FormData(form).get("starting_double")),
+    version: versionIn(form),  // sent as If-Match; moved on by the rounds this phone saves before it (offline.js)
     body: bodyOf(fields), entries, fields, created: Date.now(), state: "waiting", errors: [], confirm: "",
   };
+}
+
+// The game's version a form was drawn from (its hidden field), or null.
+function versionIn(form) {
+  const value = String(new FormData(form).get("version") || "").trim();
+  return /^\d+$/.test(value) ? Number(value) : null;
+}
+
+// The game's version an answer's ETag names ("game-1-v7", a round's "game-1-round-3-v7"), or null.
+export function versionOf(etag) {
+  const found = /-v(\d+)"$/.exec(etag || "");
+  return found ? Number(found[1]) : null;
+}
+
+// The If-Match header of an item: the game's ETag at the version it was entered from.
+export function ifMatch(item) {
+  return Number.isInteger(item.version) ? { "If-Match": `"game-${item.game}-v${item.version}"` } : {};
 }
 
 // The round as the API takes it (RoundWriteSerializer), read from the form's fields as the page's
@@ -45,9 +66,10 @@ export async function itemFrom(form) {
 // false) unless the form answered the questions already (the key in its "confirmed" field).
 export function bodyOf(fields) {
   const players = new Map();
-  let double = null, confirm = false;
+  let double = null, confirm = false, number = null;
   fields.forEach(([name, value]) => {
     if (name === "starting_double") { double = Number(value); return; }
+    if (name === "number") { number = String(value).trim() === "" ? null : Number(value); return; }
     if (name === "confirmed") { confirm = value || false; return; }
     // A newcomer seated on this phone and not yet on the server has a stand-in id (negative).
     const found = /^p(-?\d+)_(pips|tiles_left|tiles|went_out|double_blank|ended_on_double)$/.exec(name);
@@ -57,7 +79,9 @@ export function bodyOf(fields) {
   });
   const entries = Array.from(players, ([player, typed]) => {
     const number = (text) => (text === undefined || String(text).trim() === "" ? null : Number(text));
-    const tiles = typed.tiles && typed.tiles.trim() ? partsOf(typed.tiles) : null;
+    let tiles = typed.tiles && typed.tiles.trim() ? partsOf(typed.tiles) : null;
+    // Tiles typed in the pips box ("8-6 3-2") are the list, as the page's form reads them (forms.PipsField).
+    if (tiles === null && typed.pips && tilesInPipsBox(typed.pips)) { tiles = partsOf(typed.pips); typed.pips = ""; }
     const wentOut = "went_out" in typed;
     // A sum as the table counts it ("12+9+4") goes as its total; what reads as no number goes as
     // typed, for the server to refuse naming the player.
@@ -70,7 +94,7 @@ export function bodyOf(fields) {
     else if (tiles === null) entry.double_blank = false;
     return entry;
   });
-  return { starting_double: double, entries, confirm };
+  return Object.assign({ starting_double: double, entries, confirm }, number === null ? {} : { number });
 }
 function partsOf(text) {
   const read = readTiles(text);
@@ -99,7 +123,7 @@ async function request(url, method, body, headers) {
     return null;  // no connection, or the answer was lost: the same key goes again
   }
   if ((response.headers.get("Content-Type") || "").startsWith("application/json")) data = await response.json().catch(() => null);
-  return { status: response.status, data };
+  return { status: response.status, data, etag: response.headers.get("ETag") };
 }
 
 export async function send(item) {
@@ -108,18 +132,18 @@ export async function send(item) {
   if (item.account) headers["X-Account"] = item.account;
   let answer;
   if (isSeat(item)) {
-    answer = await (await seatOutbox()).sendSeat(item, headers, request);
+    answer = await (await seatOutbox()).sendSeat(item, headers, request, ifMatch(item));
   } else {
     const url = item.api || `/api/v1/games/${item.game}/rounds/`;  // a round queued before rounds went to the API
     const body = item.body || bodyOf(item.fields);
     const known = body.entries.some((entry) => entry.player < 0) ? (await seatOutbox()).resolved : (id) => id;
     const entries = body.entries.map((entry) => Object.assign({}, entry, { player: known(entry.player) }));
     if (entries.some((entry) => entry.player === null)) return { state: "waiting" };  // its newcomer is not made yet
-    answer = await request(url, "POST", Object.assign({}, body, { entries }), headers);
+    answer = await request(url, "POST", Object.assign({}, body, { entries }), Object.assign({}, headers, ifMatch(item)));
   }
   if (answer === null) return { state: "waiting" };
   const response = { status: answer.status }, data = answer.data;
-  if (response.status === 201 || (isSeat(item) && response.status === 200)) return { state: "saved" };
+  if (response.status === 201 || (isSeat(item) && response.status === 200)) return { state: "saved", version: versionOf(answer.etag) };
   if (!data || response.status >= 500 || data.code === "request_in_progress") return { state: "waiting" };  // later
   // The session ended, or is another account's now (signed in on another tab): it waits for its own.
   if (response.status === 401) return { state: "waiting", note: t("Log in again to send it.") };
@@ -127,6 +151,10 @@ export async function send(item) {
   if (response.status === 403) return { state: "refused", errors: [t("You may not record rounds in this game (or your session ended: log in again).")] };
   // Needs confirmation (the questions, and the key that answers them), a clash, or invalid.
   if (data.code === "confirmation_needed") return { state: "refused", errors: data.surprises, confirm: data.confirm };
+  if (response.status === 412) return { state: "refused", clash: true, errors: [isSeat(item)
+    ? t("The game changed since this change was entered: nothing was saved. Fix it or discard it.")
+    : t("The game changed since this round was entered: nothing was saved. Compare it with the game as it is now.")] };
+  if (data.round && !isSeat(item)) return { state: "refused", clash: true, errors: messagesOf(data, response.status) };
   return { state: "refused", errors: messagesOf(data, response.status) };
 }
 

@@ -4,7 +4,7 @@
 // (data-settles, rules/rounds/checks.py SETTLED_BY). A box that takes the focus holding a number
 // has it selected; after a refused or questioned save, what to read comes first.
 
-import { readPips } from "./tile-grammar.js";
+import { pipsOfTiles, readPips, tilesInPipsBox } from "./tile-grammar.js";
 
 function rowOf(element) { return element.closest(".player-row"); }
 // An empty pips box to fill: not one a ticked box settles (going out), nor one beside a tile list.
@@ -95,12 +95,14 @@ function showFocus() {
 document.addEventListener("htmx:afterSettle", showFocus);
 window.addEventListener("load", showFocus);
 
-// A pips box takes a sum as the table counts it ("12+9+4"): its total shows under the box as it is
-// typed ("= 25"), read as the server reads it (the tile grammar's data); the server adds it up again.
+// A pips box takes a sum as the table counts it ("12+9+4"), or the tiles themselves ("8-6 3-2"):
+// its total shows under the box as it is typed ("= 25"), read as the server reads it (the tile
+// grammar's data); the server adds it up again.
 function showSum(box) {
   const shown = rowOf(box).querySelector("output.pips-sum");
   if (!shown) return;
-  const pips = /\D/.test(box.value.trim()) ? readPips(box.value) : null;
+  const tiles = tilesInPipsBox(box.value);
+  const pips = tiles ? pipsOfTiles(tiles) : /\D/.test(box.value.trim()) ? readPips(box.value) : null;
   shown.hidden = pips === null || pips === undefined;
   shown.textContent = shown.hidden ? "" : `= ${pips}`;
 }

@@ -49,7 +49,8 @@ export function seatItemFrom(form, base) {
 
 // Sends the item: the new player first, then the change. Returns {status, data} of the last answer
 // (or {made} when the player was made and the item must be kept with its id), null without a connection.
-export async function sendSeat(item, headers, request) {
+// The change goes with the game's version it was entered from (`ifMatch`): a game changed since is a 412.
+export async function sendSeat(item, headers, request, ifMatch = {}) {
   if (item.player === null && item.newName) {
     const made = await request(item.players, "POST", { name: item.newName, scorebook: item.scorebook },
       Object.assign({}, headers, { "Idempotency-Key": `${item.key}-player` }));
@@ -58,12 +59,13 @@ export async function sendSeat(item, headers, request) {
     item.player = made.data.id;
     remember(item.stand, item.player);
   }
-  if (item.change === "leave") return request(`${item.api}${item.player}/`, "DELETE", null, headers);
+  const sent = Object.assign({}, headers, ifMatch);
+  if (item.change === "leave") return request(`${item.api}${item.player}/`, "DELETE", null, sent);
   const body = { player: item.player };
   if (item.change === "take_over") body.replaces = item.replaces;
   else if (item.after !== null) body.after = item.after;
   if (item.change === "join" && item.joinTotal) body.join_total = item.joinTotal;  // chosen at the door
-  return request(item.api, "POST", body, headers);
+  return request(item.api, "POST", body, sent);
 }
 
 // A round form drawn before the seat changes waiting on this phone: the rows follow them (who left

@@ -58,4 +58,17 @@ export function readPips(text) {
   return read ? read.pipsOf(text) : undefined;
 }
 
+// The tiles a pips box holds when a list of tiles was typed there ("8-6 3-2"), as the tiles box
+// reads them (forms.PipsField); null when the box holds something else.
+export function tilesInPipsBox(text) {
+  if (readPips(text) !== null) return null;
+  const read = readTiles(text);
+  return read && read.tiles.length && !read.refused.length ? read.tiles : null;
+}
+
+// The pips of tiles named "high-low".
+export function pipsOfTiles(tiles) {
+  return tiles.reduce((total, name) => total + name.split("-").reduce((sum, end) => sum + Number(end), 0), 0);
+}
+
 window.scorekeeperTiles = { read: readTiles, pips: readPips };  // for the browser tests

@@ -33,6 +33,7 @@
       "Revisa primero las {count} fichas marcadas"
     ],
     "Close": "Cerrar",
+    "Compare": "Comparar",
     "Copied: paste it in a chat.": "Copiado: p\u00e9galo en un chat.",
     "Counting from a photo needs a connection: type the pips, or try again when you are online.": "Contar con una foto necesita conexi\u00f3n: escribe los puntos, o int\u00e9ntalo de nuevo cuando tengas conexi\u00f3n.",
     "Counting the tiles\u2026": "Contando las fichas\u2026",
@@ -44,6 +45,7 @@
     "Enter round {double}": "Anotar la ronda {double}",
     "Fix": "Corregir",
     "Keep the screen on": "Mantener la pantalla encendida",
+    "Keep theirs": "Quedarme con la suya",
     "Leave TV mode": "Salir del modo TV",
     "Log in again to send it.": "Vuelve a iniciar sesi\u00f3n para enviarla.",
     "No tile found: drag across each tile on the photo to add it.": "No se encontr\u00f3 ninguna ficha: arrastra sobre cada ficha de la foto para a\u00f1adirla.",
@@ -64,6 +66,8 @@
     "Sign in again to count from a photo.": "Vuelve a iniciar sesi\u00f3n para contar con una foto.",
     "TV mode": "Modo TV",
     "Tap a tile to correct it. Drag across a missed tile to add it.": "Toca una ficha para corregirla. Arrastra sobre una ficha que falte para a\u00f1adirla.",
+    "The game changed since this change was entered: nothing was saved. Fix it or discard it.": "La partida cambi\u00f3 desde que se anot\u00f3 este cambio: no se guard\u00f3 nada. Corr\u00edgelo o desc\u00e1rtalo.",
+    "The game changed since this round was entered: nothing was saved. Compare it with the game as it is now.": "La partida cambi\u00f3 desde que se anot\u00f3 esta ronda: no se guard\u00f3 nada. Comp\u00e1rala con la partida tal como est\u00e1 ahora.",
     "The photo could not be counted.": "No se pudo contar la foto.",
     "The photo could not be counted: try again, or type the pips.": "No se pudo contar la foto: int\u00e9ntalo de nuevo, o escribe los puntos.",
     "The photo, {count} tile marked": [
