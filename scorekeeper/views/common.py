@@ -56,6 +56,11 @@ def conflict_message(conflict: services.Conflict) -> str:
     return str(conflict)
 
 
+def tv_aware(request, path: str) -> str:
+    """A live link's full address; its TV link (?tv=1 asked of the QR code) opens straight in TV mode."""
+    return request.build_absolute_uri(path + ("?tv=1" if request.GET.get("tv") == "1" else ""))
+
+
 def qr_svg(url: str, title: str) -> HttpResponse:
     buffer = io.BytesIO()
     segno.make(url, error="m").save(buffer, kind="svg", scale=6, border=2, xmldecl=False, svgns=True, title=title)

@@ -16,7 +16,7 @@ from ..http.private import unchanged
 from ..reads import charts, live
 from ..selectors import game_to_write
 from ..services import live as links
-from .common import qr_svg
+from .common import qr_svg, tv_aware
 
 
 @login_required
@@ -83,7 +83,8 @@ def live_sheet(request, token):
 
 
 def live_qr(request, token):
-    """The live link as an SVG QR code: whoever scans it at the table opens the live page."""
+    """The live link as an SVG QR code: whoever scans it at the table opens the live page
+    (with ?tv=1, the TV's code: it opens straight in TV mode)."""
     if live.find(token) is None:
         raise Http404(_("This live link does not exist or was revoked."))
-    return qr_svg(request.build_absolute_uri(reverse("live", kwargs={"token": token})), _("Live link QR code"))
+    return qr_svg(tv_aware(request, reverse("live", kwargs={"token": token})), _("Live link QR code"))

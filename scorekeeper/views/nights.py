@@ -23,7 +23,7 @@ from ..reads import nights as reads
 from ..selectors import game_to_write, night_for, scorebook_for
 from ..services import nights
 from ..services.common import require_scorer
-from .common import qr_svg
+from .common import qr_svg, tv_aware
 
 
 @login_required
@@ -195,4 +195,4 @@ def night_live_sheet(request, token):
 def night_live_qr(request, token):
     if reads.find(token) is None:
         raise Http404(_("This live link does not exist or was revoked."))
-    return qr_svg(request.build_absolute_uri(reverse("night_live", kwargs={"token": token})), _("Live link QR code"))
+    return qr_svg(tv_aware(request, reverse("night_live", kwargs={"token": token})), _("Live link QR code"))

@@ -137,7 +137,7 @@ def test_averages_per_round_compare_a_short_game_with_a_long_one_and_level_playe
     assert board(page(lengths)) == expected
     assert board(page(lengths, "tile_set=12&since=2000-01-01")) == expected  # from the seats: the same
     assert board(page(lengths, "sort=average_round_score")) == expected
-    assert "Not ranked yet: no finished game" in page(lengths).content.decode()
+    assert "Not ranked yet: no finished game that counts" in page(lengths).content.decode()
 
 
 def test_every_order_shares_places_when_level_and_the_name_order_shows_none(lengths):

@@ -274,3 +274,41 @@ def test_a_game_started_in_spanish_is_named_in_spanish(client, user):
         today = date_format(timezone.localdate(), "D j b")  # lowercase: "lun 23 nov"
     with translation.override("es"):
         assert str(Game.objects.get()) == f"Partida 1 · {today}" and today == today.lower()
+
+
+# The TV link (issue 39): its own QR code beside the live link's, opening straight in TV mode
+
+
+def qr_of(url: str) -> bytes:
+    import io
+
+    import segno
+
+    buffer = io.BytesIO()
+    segno.make(url, error="m").save(
+        buffer, kind="svg", scale=6, border=2, xmldecl=False, svgns=True, title="Live link QR code"
+    )
+    return buffer.getvalue()
+
+
+def test_the_share_section_holds_a_tv_link_and_its_qr_code_that_opens_in_tv_mode(client, user):
+    game = make_game(owner=user, tile_set=6)
+    token = links.share(game=game, by=user).token
+    client.force_login(user)
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    section = page[page.index('id="live-share"') : page.index("</section>", page.index('id="live-share"'))]
+    assert f'src="/live/{token}/qr.svg?tv=1"' in section and f'href="http://testserver/live/{token}/?tv=1"' in section
+    assert Client().get(f"/live/{token}/qr.svg?tv=1").content == qr_of(f"http://testserver/live/{token}/?tv=1")
+    assert Client().get(f"/live/{token}/qr.svg").content == qr_of(f"http://testserver/live/{token}/")
+
+
+def test_a_club_nights_share_section_holds_its_tv_link_and_qr_code_too():
+    club = make_club()
+    token = club.night_live.token
+    page = signed_in(club.users["owner"]).get(reverse("night", args=[club.night.pk])).content.decode()
+    assert (
+        f'src="/live/nights/{token}/qr.svg?tv=1"' in page
+        and f'href="http://testserver/live/nights/{token}/?tv=1"' in page
+    )
+    tv_qr = Client().get(f"/live/nights/{token}/qr.svg?tv=1").content
+    assert tv_qr == qr_of(f"http://testserver/live/nights/{token}/?tv=1")
