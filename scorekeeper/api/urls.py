@@ -2,7 +2,21 @@ from django.urls import path
 
 from scorekeeper import converters  # noqa: F401 - registers <id:...>
 
-from .views import games, hands, live, nights, players, reports, rounds, scorebooks, seasons, seats, story, transfer
+from .views import (
+    events,
+    games,
+    hands,
+    live,
+    nights,
+    players,
+    reports,
+    rounds,
+    scorebooks,
+    seasons,
+    seats,
+    story,
+    transfer,
+)
 
 app_name = "api"
 
@@ -13,6 +27,7 @@ urlpatterns = [
     path("players/<id:pk>/stats/", reports.PlayerStats.as_view(), name="player-stats"),
     path("games/", games.GameList.as_view(), name="game-list"),
     path("games/<id:pk>/", games.GameDetail.as_view(), name="game-detail"),
+    path("games/<id:pk>/events/", events.GameEvents.as_view(), name="game-events"),
     path("games/<id:pk>/finish/", games.GameFinish.as_view(), name="game-finish"),
     path("games/<id:pk>/rounds/", rounds.RoundList.as_view(), name="round-list"),
     path("games/<id:pk>/rounds/<id:number>/", rounds.RoundDetail.as_view(), name="round-detail"),
@@ -22,6 +37,7 @@ urlpatterns = [
     path("games/<id:pk>/seats/<id:player>/", seats.SeatDetail.as_view(), name="seat-detail"),
     path("games/<id:pk>/share/", live.GameShare.as_view(), name="game-share"),
     path("live/<str:token>/", live.LiveView.as_view(), name="live"),
+    path("live/<str:token>/events/", events.LiveEvents.as_view(), name="live-events"),
     path("games/<id:pk>/export/", transfer.GameExport.as_view(), name="game-export"),
     path("games/<id:pk>/history/", games.GameHistory.as_view(), name="game-history"),
     path("export/", transfer.Export.as_view(), name="export"),
@@ -38,8 +54,10 @@ urlpatterns = [
     path("seasons/<id:pk>/", seasons.SeasonDetail.as_view(), name="season-detail"),
     path("scorebooks/<id:pk>/nights/", nights.NightList.as_view(), name="scorebook-nights"),
     path("nights/<id:pk>/", nights.NightDetail.as_view(), name="night-detail"),
+    path("nights/<id:pk>/events/", events.NightEvents.as_view(), name="night-events"),
     path("nights/<id:pk>/share/", nights.NightShare.as_view(), name="night-share"),
     path("live/nights/<str:token>/", nights.LiveNightView.as_view(), name="night-live"),
+    path("live/nights/<str:token>/events/", events.LiveNightEvents.as_view(), name="night-live-events"),
     path("hands/count/", hands.HandCount.as_view(), name="hand-count"),
     path("invites/<str:code>/accept/", scorebooks.InviteAccept.as_view(), name="invite-accept"),
 ]

@@ -38,6 +38,9 @@ version until the commit: a slower 304, never a wrong one); after the commit, so
 request wrote meanwhile, under the old stamp, is never trusted. A write whose transaction rolls
 back only cost some polls their shortcut.
 
+After the commit the change is also published to the open streams it touches (caches.push): a
+stream only hears that something of its own changed and reads it again through the GET's code.
+
 When the cache cannot be told, the write leaves a durable note (models.CacheNote, committed with
 it), and the first process to reach Redis again moves the epoch on past it; a Redis restarted
 or restored from a snapshot (a new run_id) is noted the same way (caches.kept.forget, trusted).
@@ -51,7 +54,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from . import kept
+from . import kept, push
 
 logger = logging.getLogger(__name__)
 
@@ -95,6 +98,7 @@ def announce(
     keys = forgotten(change)
     kept.forget(keys)
     transaction.on_commit(lambda: kept.forget(forgotten(change) if change.scorebooks else keys))
+    transaction.on_commit(lambda: push.publish(change))  # the open streams it touches (caches.push)
     return change
 
 

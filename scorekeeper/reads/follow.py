@@ -165,6 +165,7 @@ class Follow:
     url: str
     etag: str
     state: dict
+    events: str = ""  # its stream of pushed updates (api.views.events), if it has one
 
 
 def of_sheet(sheet: Sheet, user, changes: list[Change]) -> Follow:
@@ -181,7 +182,8 @@ def of_round_form(sheet: Sheet, user) -> Follow:
 def _of_game(sheet: Sheet, user, state: dict) -> Follow:
     game = sheet.game
     etag = sheet_etag(game.pk, game.version, user.pk, game.role)
-    return Follow(reverse("game_sheet", kwargs={"pk": game.pk}), etag, state)
+    events = reverse("api:game-events", kwargs={"pk": game.pk})
+    return Follow(reverse("game_sheet", kwargs={"pk": game.pk}), etag, state, events)
 
 
 def state(sheet: Sheet, user, changes: list[Change]) -> dict:

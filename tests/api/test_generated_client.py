@@ -104,6 +104,7 @@ def evening(sk, auth, transport):
         v1_export_retrieve,
         v1_games_create,
         v1_games_destroy,
+        v1_games_events_retrieve,
         v1_games_export_retrieve,
         v1_games_finish_create,
         v1_games_history_list,
@@ -126,11 +127,14 @@ def evening(sk, auth, transport):
         v1_import_create,
         v1_invites_accept_create,
         v1_leaderboard_list,
+        v1_live_events_retrieve,
+        v1_live_nights_events_retrieve,
         v1_live_nights_retrieve,
         v1_live_retrieve,
         v1_me_retrieve,
         v1_me_stats_retrieve,
         v1_nights_destroy,
+        v1_nights_events_retrieve,
         v1_nights_partial_update,
         v1_nights_retrieve,
         v1_nights_share_create,
@@ -279,6 +283,13 @@ def evening(sk, auth, transport):
     assert v1_games_share_retrieve.sync(game.id, client=ann).token == share.parsed.token
     live = v1_live_retrieve.sync(share.parsed.token, client=Client(base_url=BASE, httpx_args=transport))
     assert [player.name for player in live.players] == ["Ann", "Ben", "Cy"] and live.winners == ["Ann"]
+    # Pushed updates: under WSGI a stream is its first event (the ASGI server holds it open).
+    public = Client(base_url=BASE, httpx_args=transport)
+    for stream in (
+        v1_live_events_retrieve.sync_detailed(share.parsed.token, client=public),
+        v1_games_events_retrieve.sync_detailed(game.id, client=ann),
+    ):
+        assert stream.status_code == 200 and b"\nevent: state\ndata: {" in stream.content
     assert v1_games_share_destroy.sync_detailed(game.id, client=ann).status_code == 204
 
     # A scorebook shared with Bea, who joins, scores, then leaves.
@@ -348,6 +359,11 @@ def evening(sk, auth, transport):
     assert v1_nights_share_retrieve.sync(friday.parsed.id, client=ann).token == night_link.token
     shown = v1_live_nights_retrieve.sync(night_link.token, client=Client(base_url=BASE, httpx_args=transport))
     assert shown.name == "Friday" and shown.tables[0].players[0]["name"] == "Ann"
+    for stream in (
+        v1_live_nights_events_retrieve.sync_detailed(night_link.token, client=public),
+        v1_nights_events_retrieve.sync_detailed(friday.parsed.id, client=ann),
+    ):
+        assert stream.status_code == 200 and b"\nevent: state\ndata: {" in stream.content
     assert v1_nights_share_destroy.sync_detailed(friday.parsed.id, client=ann).status_code == 204
     assert v1_nights_destroy.sync_detailed(friday.parsed.id, client=ann).status_code == 204
 

@@ -153,3 +153,24 @@ def test_static_files_and_the_worker_come_from_the_manifest_on_both_nodes(nodes)
         for url in hashed:
             status, headers, _ = request(f"{node}{url}")
             assert status == 200 and "immutable" in headers.get("Cache-Control", ""), url
+
+
+def test_a_round_saved_on_one_node_reaches_a_stream_held_by_the_other(nodes):
+    from tests.api.stream_client import Stream
+
+    first, second = nodes
+    token = app_sign_up(first, unique_email("stream"))
+    players = [call(first, "POST", "/api/v1/players/", {"name": name}, token)[2]["id"] for name in ("Ana", "Bo")]
+    game = call(first, "POST", "/api/v1/games/", {"players": players}, token)[2]
+    events = Stream(f"{second}/api/v1/games/{game['id']}/events/", {"Accept": "text/event-stream", **token}, wait=30)
+    try:
+        assert events.status == 200 and events.next_event().event == "state"
+        entries = [{"player": players[0], "pips": 0, "went_out": True}, {"player": players[1], "pips": 9}]
+        status, _, _ = call(
+            first, "POST", f"/api/v1/games/{game['id']}/rounds/", {"starting_double": 12, "entries": entries}, token
+        )
+        assert status == 201
+        state = events.next_event()  # through Redis: the node that saved it holds no stream of it
+        assert state.event == "state" and len(state.json()["rounds"]) == 1
+    finally:
+        events.close()

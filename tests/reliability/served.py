@@ -1,4 +1,4 @@
-"""The app as production runs it: gunicorn processes on loopback, real settings, their own database."""
+"""The app as production runs it: the Procfile's web line on loopback, real settings, their own database."""
 
 import os
 import shutil
@@ -90,14 +90,24 @@ def manage(env: dict, *args: str) -> str:
     return result.stdout
 
 
+WEB_LINE = next(
+    line.removeprefix("web: ") for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("web: ")
+)
+
+
 class Server:
+    """The Procfile's web line, as a deploy runs it (on a free port, `workers` processes)."""
+
     def __init__(self, env: dict, workers: int = 1):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = subprocess.Popen(
-            [str(GUNICORN), "scorekeeper.wsgi", "--bind", f"127.0.0.1:{self.port}", "--workers", str(workers),
-             "--no-control-socket", "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            ["bash", "-c", f"exec {WEB_LINE} --log-level warning"],
+            cwd=ROOT,
+            env={**env, "PORT": str(self.port), "WEB_CONCURRENCY": str(workers),
+                 "PATH": f"{GUNICORN.parent}:{env.get('PATH', '')}"},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )  # fmt: skip
         try:
             self.wait_until_up()

@@ -82,7 +82,7 @@ def test_the_worker_takes_up_what_a_killed_worker_left_and_outlives_a_database_o
             wait_for(direct, enqueue(direct), "SUCCESSFUL")  # a turn of the worker after the hand-back
             assert status_of(direct, running) == "RUNNING"
             proxy.cut()
-            time.sleep(2.5)  # the outage that ended db_worker
+            time.sleep(1.5)  # an outage that ended db_worker (its first query failed)
             assert worker.process.poll() is None
             proxy.start()
             wait_for(direct, enqueue(direct), "SUCCESSFUL")

@@ -1,26 +1,50 @@
-// Pages that follow a game by themselves ask for what they show every 2 s with the ETag they have
-// (a 304 costs the server next to nothing), while the page is in view. They say "live" or
+// Pages that follow a game by themselves ask for what they show with the ETag they have (a 304
+// costs the server next to nothing): each time its stream of pushed updates (`events`, one
+// EventSource per page) says the game changed, or every 2 s while the page is in view when it has
+// no stream, or after the stream failed to connect three times running. They say "live" or
 // "reconnecting", back off while the network is gone, and ask again at once when the phone wakes
 // or the network comes back. One loop for the live link's page (live.js) and for the pages of
 // members (following.js); each says what a new answer changes on it.
-//   follow({url, etag, credentials, first, changed(html), state(name)}) -> {now(), stop()}
+//   follow({url, etag, events, credentials, first, changed(html), state(name)}) -> {now(), stop()}
 // `credentials`: "omit" for the live link (no account), "same-origin" for a member's session.
 // `changed(html)` may return a promise: the answer counts as drawn once it is done.
 // `state(name)`: "live", "reconnecting", or "gone" (a 403 or 404, or the session ended: a redirect).
 // `now()` asks at once (after the question on its way, if one is) and resolves once the answer is drawn.
 
-const EVERY = 2000, LONGEST = 15000;
+const EVERY = 2000, LONGEST = 15000, FAILED_CONNECTS = 3;
 
 export function follow(options) {
   const stopped = new AbortController();
   let etag = options.etag, failures = 0, timer = null, asking = null, again = false;
+  let stream = null, streamed = false;  // the EventSource; whether it says when to ask (no timer then)
   function later(delay) {
     clearTimeout(timer);
-    if (!stopped.signal.aborted) timer = setTimeout(poll, delay);
+    if (!stopped.signal.aborted && !streamed) timer = setTimeout(poll, delay);
   }
   function stop() {
     stopped.abort();
     clearTimeout(timer);
+    if (stream) stream.close();
+  }
+  // The stream: each `state` means the page asks now; it reconnects by itself (after its `retry:`,
+  // sending the last ETag it had). Three failed connects in a row, and the page polls instead. A
+  // stream that ends for good (the link revoked, the session over) leaves the answer to one ask.
+  function listen() {
+    let failed = 0, opened = false;
+    stream = new EventSource(options.events, { withCredentials: options.credentials !== "omit" });
+    streamed = true;
+    clearTimeout(timer);
+    stream.addEventListener("open", () => { failed = 0; opened = true; });
+    stream.addEventListener("state", () => poll());  // its first comes at once: the page's ETag is checked
+    stream.addEventListener("error", () => {
+      if (!opened) failed += 1;
+      opened = false;
+      if (failed >= FAILED_CONNECTS || stream.readyState === EventSource.CLOSED) {
+        stream.close();
+        streamed = false;
+        poll();  // the poll says what happened (gone, or the timer goes on from its answer)
+      }
+    });
   }
   // One question and its answer drawn; the delay before the next (null: no next).
   async function ask() {
@@ -71,8 +95,16 @@ export function follow(options) {
   }
   const listening = { signal: stopped.signal };
   document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") poll(); }, listening);
-  window.addEventListener("online", () => poll(), listening);
+  window.addEventListener("online", () => {
+    if (options.events && window.EventSource && !streamed) listen();  // back from the poll it fell back to
+    poll();
+  }, listening);
   window.addEventListener("offline", () => options.state("reconnecting"), listening);
-  later(options.first === undefined ? EVERY : options.first);
+  if (options.events && window.EventSource) {
+    listen();
+    if (options.first !== undefined) timer = setTimeout(poll, options.first);  // a kept copy catches up at once
+  } else {
+    later(options.first === undefined ? EVERY : options.first);
+  }
   return { now, stop };
 }

@@ -31,6 +31,7 @@ function setUp() {
   page.follower = follow({
     url: root.dataset.url,
     etag: root.dataset.etag,
+    events: root.dataset.events,
     credentials: "same-origin",
     first: kept ? 0 : undefined,  // catch up at once
     changed: (html) => redraw(page, html),

@@ -8,6 +8,7 @@ function start(root) {
   follow({
     url: root.dataset.poll,
     etag: root.dataset.etag,
+    events: root.dataset.events,
     credentials: "omit",
     changed: (html) => { body.innerHTML = html; },
     state: (name) => {

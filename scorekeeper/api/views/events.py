@@ -1,0 +1,205 @@
+"""Pushed updates (API.md, "Pushed updates"): a game, a night, or either through its live link, as
+a stream of Server-Sent Events.
+
+This view answers what a stream starts with: the GET's own answer, through the GET's own view
+(its access checks, its budget, its ETag, its body: never a second rendering). An error is sent as
+the GET sent it (401, 403, 404, 429 with Retry-After); a 200 becomes the stream's first event, `id:`
+its ETag and `data:` its JSON on one line, or a comment when `Last-Event-ID` is that ETag already.
+
+Served under WSGI (`make run`, gthread) that is the whole answer: the stream ends after its first
+event and the browser comes back after `retry:` (2 s), a poll in the stream's clothes. Under
+the Procfile's ASGI server, http.streams holds the connection: it asks this view again (with the
+ETag it sent as Last-Event-ID) whenever a write touching the stream's topics commits
+(caches.push), and sends what changed, or `event: gone` when the GET no longer answers 200. The
+topics come back to it in an internal header only it can ask for (`INTERNAL`).
+"""
+
+import random
+
+from django.http import HttpResponse
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.negotiation import BaseContentNegotiation
+from rest_framework.renderers import JSONRenderer
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scorekeeper.caches import push
+from scorekeeper.models import LIVE_SELECTOR_LENGTH, Game, LiveLink, Night, NightLink
+
+from .common import ErrorSerializer, errors_for
+from .games import GameDetail
+from .live import LiveView
+from .nights import LiveNightView, NightDetail
+
+MEDIA_TYPE = "text/event-stream"
+# The WSGI environ key http.streams sets on the requests it makes itself ("connect" or "reread"),
+# which a client cannot set (headers become HTTP_* keys); and the headers it alone is answered.
+INTERNAL = "scorekeeper.stream"
+TOPICS_HEADER, ETAG_HEADER = "X-Stream-Topics", "X-Stream-ETag"
+RETRY_MS = (2000, 6000)  # each connection's own, so a restart's reconnects spread out
+
+LAST_EVENT_ID = OpenApiParameter(
+    "Last-Event-ID",
+    str,
+    OpenApiParameter.HEADER,
+    description="The ETag of the last state received (browsers send it when they reconnect): when it is still "
+    "the current one, the stream starts with a comment instead of the state.",
+)
+STREAM = OpenApiResponse(
+    OpenApiTypes.ANY,  # each event: fields, not a JSON document
+    description="text/event-stream: first `id: <ETag>`, `event: state`, `data: <the GET's JSON>`; then one `state` "
+    "per change (coalesced), a comment at least every 15 s, and `event: gone` (then the end) when access is taken "
+    "away. `retry:` is 2000-6000 ms.",
+)
+
+
+class AnyAccept(BaseContentNegotiation):
+    """The answer is a stream or a JSON error whatever Accept says; the view checks Accept itself."""
+
+    def select_parser(self, request, parsers):
+        return parsers[0] if parsers else None
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        return renderers[0], renderers[0].media_type
+
+
+class Events(APIView):
+    """The stream of one resource: `read` is its GET view, `topics` what a stream of it listens to."""
+
+    authentication_classes = []  # the GET's own view authenticates (once)
+    permission_classes = []
+    renderer_classes = [JSONRenderer]
+    content_negotiation_class = AnyAccept
+    read = None
+
+    def perform_authentication(self, request):
+        pass  # request.user stays the session's (AuthenticationMiddleware), for the GET's view to read
+
+    def get(self, request, **kwargs):
+        django_request = request._request
+        if not django_request.accepts(MEDIA_TYPE):
+            return Response(
+                {"detail": _("This is a stream of events: accept text/event-stream."), "code": "not_acceptable"},
+                status=status.HTTP_406_NOT_ACCEPTABLE,
+            )
+        last = django_request.headers.get("Last-Event-ID", "")
+        meta = django_request.META
+        meta.pop("HTTP_IF_NONE_MATCH", None)
+        if last and "*" not in last and "," not in last:
+            meta["HTTP_IF_NONE_MATCH"] = last  # a 304 then: nothing new since the client's last state
+        meta["HTTP_ACCEPT"] = "application/json"
+        for parsed in ("headers", "accepted_types"):  # read from META before it changed
+            django_request.__dict__.pop(parsed, None)
+        answer = type(self).read(django_request, **kwargs)
+        if hasattr(answer, "render"):
+            answer.render()
+        if answer.status_code not in (200, 304):
+            return answer  # the GET's error, as the GET answers it
+        etag = answer["ETag"]
+        internal = django_request.META.get(INTERNAL)
+        # Held open (ASGI): a random retry, so a restart's reconnects spread out. Served whole (WSGI):
+        # the stream ends here and its browser comes back after the shortest, as a 2 s poll would.
+        retry = random.randint(*RETRY_MS) if internal else RETRY_MS[0]
+        parts = [] if internal == "reread" else [f"retry: {retry}\n\n".encode()]
+        if answer.status_code == 304:
+            parts.append(b": unchanged\n\n")
+        else:  # JSON has no line break inside a value: any there is whitespace between tokens
+            data = answer.content.replace(b"\r", b"").replace(b"\n", b"")
+            parts.append(b"id: %s\nevent: state\ndata: %s\n\n" % (etag.encode(), data))
+        stream = HttpResponse(b"".join(parts), content_type=MEDIA_TYPE)
+        stream["Cache-Control"], stream["X-Accel-Buffering"] = "no-cache", "no"
+        if internal:
+            stream[ETAG_HEADER] = etag
+            stream[TOPICS_HEADER] = " ".join(self.topics(django_request, **kwargs))
+        return stream
+
+    def topics(self, request, **kwargs) -> list[str]:
+        raise NotImplementedError
+
+
+def _reader_topics(request) -> list[str]:
+    """A member's stream ends with their session or account: a sign-out, a new password, a deletion."""
+    session = request.headers.get("X-Session-Token") or request.session.session_key
+    topics = [push.account_topic(request.user.pk)]
+    return [*topics, push.session_topic(session)] if session else topics
+
+
+def _night_topics(night_id) -> list[str]:
+    """A night changes with any of its tables: a round at one announces only that game."""
+    games = Game.objects.filter(night_id=night_id).values_list("pk", flat=True)
+    return [push.night_topic(night_id), *map(push.game_topic, games)]
+
+
+def _selector(token: str) -> str:
+    return token[:LIVE_SELECTOR_LENGTH]
+
+
+SCHEMA = {
+    "parameters": [LAST_EVENT_ID],
+    "responses": {
+        (200, MEDIA_TYPE): STREAM,
+        **errors_for(401, 404),
+        406: OpenApiResponse(ErrorSerializer, description="Accept excludes text/event-stream."),
+    },
+}
+LIVE_SCHEMA = {
+    "auth": [],
+    "parameters": [LAST_EVENT_ID],
+    "responses": {
+        (200, MEDIA_TYPE): STREAM,
+        404: OpenApiResponse(ErrorSerializer, description="Unknown, replaced or revoked link."),
+        406: OpenApiResponse(ErrorSerializer, description="Accept excludes text/event-stream."),
+        429: OpenApiResponse(ErrorSerializer, description="Too many requests from this address: see Retry-After."),
+    },
+}
+
+
+class GameEvents(Events):
+    read = GameDetail.as_view()
+
+    @extend_schema(description="A member's game as it changes.", **SCHEMA)
+    def get(self, request, pk):
+        return super().get(request, pk=pk)
+
+    def topics(self, request, pk):
+        books = Game.objects.filter(pk=pk).values_list("scorebook_id", flat=True)
+        return [push.game_topic(pk), *map(push.book_topic, books), *_reader_topics(request)]
+
+
+class NightEvents(Events):
+    read = NightDetail.as_view()
+
+    @extend_schema(description="A member's club night as it changes.", **SCHEMA)
+    def get(self, request, pk):
+        return super().get(request, pk=pk)
+
+    def topics(self, request, pk):
+        books = Night.objects.filter(pk=pk).values_list("scorebook_id", flat=True)
+        return [*_night_topics(pk), *map(push.book_topic, books), *_reader_topics(request)]
+
+
+class LiveEvents(Events):
+    read = LiveView.as_view()
+
+    @extend_schema(description="A game through its live link, as it changes.", **LIVE_SCHEMA)
+    def get(self, request, token):
+        return super().get(request, token=token)
+
+    def topics(self, request, token):
+        games = LiveLink.objects.filter(selector=_selector(token)).values_list("game_id", flat=True)
+        return list(map(push.game_topic, games))
+
+
+class LiveNightEvents(Events):
+    read = LiveNightView.as_view()
+
+    @extend_schema(description="A night through its live link, as it changes.", **LIVE_SCHEMA)
+    def get(self, request, token):
+        return super().get(request, token=token)
+
+    def topics(self, request, token):
+        nights = NightLink.objects.filter(selector=_selector(token)).values_list("night_id", flat=True)
+        return [topic for night in nights for topic in _night_topics(night)]

@@ -1,0 +1,156 @@
+"""Holding the streams of pushed updates open (the ASGI side of api.views.events).
+
+The Procfile's server is ASGI (scorekeeper.asgi): every request but a stream goes to the WSGI
+application in a pool of threads, and a stream is held here, on the event loop, where an idle one
+costs a coroutine and its socket, not a thread. What a stream sends is always the events view's
+answer, asked in a thread as any request is: at the start (its error, or its first event), then
+again, with the ETag last sent as Last-Event-ID, each time the hub (caches.push) wakes it:
+
+- a write touching its topics committed (on any node): read again; a new ETag is one `state`
+  event, the same one sends nothing, anything but a 200 (the GET's 401, 403 or 404: a sign-out,
+  a removal, a revoked link, a trashed game) is `event: gone` and the end. A change that comes
+  while the last one is being read waits in the slot (size 1): changes coalesce;
+- Redis is away (the hub is not live): read again every 2 s instead, and once more when it comes back;
+- nothing to say for 15 s: a comment (a router drops a quiet connection; a phone learns it is alive).
+
+A client that does not read what it is sent (a full TCP buffer) is dropped after SEND_TIMEOUT, so
+it holds no memory without bound. A stream ends when its client goes (the disconnect cancels it).
+"""
+
+import asyncio
+import io
+import logging
+import time
+
+from a2wsgi.wsgi import build_environ
+
+from scorekeeper.caches import push
+
+logger = logging.getLogger(__name__)
+
+HEARTBEAT = 15.0  # seconds without a byte before a comment
+FALLBACK = 2.0  # seconds between reads while Redis is away
+RECHECK = 0.4  # seconds before a wake that found nothing new is checked once more
+SEND_TIMEOUT = 30.0  # a client that takes longer to take one event is dropped
+GONE = b"event: gone\n\n"
+HEARTBEAT_LINE = b": keep-alive\n\n"
+# Headers the events view answers this module alone (api.views.events): never sent on.
+INTERNAL_KEY, TOPICS_HEADER, ETAG_HEADER = "scorekeeper.stream", b"x-stream-topics", b"x-stream-etag"
+
+
+class Answer:
+    """A WSGI application's answer collected whole: status, headers (lower-case bytes), body."""
+
+    def __init__(self):
+        self.status, self.headers, self.body = 500, [], b""
+
+    def start_response(self, status, headers, exc_info=None):
+        self.status = int(status.split(" ", 1)[0])
+        self.headers = [(name.lower().encode("latin1"), value.encode("latin1")) for name, value in headers]
+        return lambda chunk: None
+
+    def header(self, name: bytes) -> str | None:
+        return next((value.decode("latin1") for key, value in self.headers if key == name), None)
+
+
+def ask(app, scope, kind: str, last_event_id: str | None = None) -> Answer:
+    """The events view's answer to the stream's request (in a worker thread)."""
+    headers = [(name, value) for name, value in scope["headers"] if name not in (b"last-event-id", b"if-none-match")]
+    if last_event_id is not None:
+        headers.append((b"last-event-id", last_event_id.encode("latin1")))
+    environ = build_environ({**scope, "headers": headers}, io.BytesIO(b""))
+    environ[INTERNAL_KEY] = kind
+    answer = Answer()
+    chunks = app(environ, answer.start_response)
+    try:
+        answer.body = b"".join(chunks)
+    finally:
+        getattr(chunks, "close", lambda: None)()
+    return answer
+
+
+class Stream:
+    """One open stream: its request's scope, the WSGI app it asks, and the pool it asks in."""
+
+    def __init__(self, app, executor, scope, receive, send):
+        self.app, self.executor, self.scope, self.receive, self.send = app, executor, scope, receive, send
+        self.loop = asyncio.get_running_loop()
+        self.etag, self.last_write = None, time.monotonic()
+
+    async def _ask(self, kind, last_event_id=None) -> Answer:
+        return await self.loop.run_in_executor(self.executor, ask, self.app, self.scope, kind, last_event_id)
+
+    async def _write(self, body: bytes) -> None:
+        await asyncio.wait_for(self.send({"type": "http.response.body", "body": body, "more_body": True}), SEND_TIMEOUT)
+        self.last_write = time.monotonic()
+
+    async def serve(self) -> None:
+        first = await self._ask("connect", _last_event_id(self.scope))
+        if first.status != 200 or first.header(ETAG_HEADER) is None:  # the GET's error, as it is
+            await self.send({"type": "http.response.start", "status": first.status, "headers": first.headers})
+            await self.send({"type": "http.response.body", "body": first.body})
+            return
+        held = (TOPICS_HEADER, ETAG_HEADER, b"content-length")  # a stream has no length
+        headers = [(name, value) for name, value in first.headers if name not in held]
+        await self.send({"type": "http.response.start", "status": first.status, "headers": headers})
+        self.etag = first.header(ETAG_HEADER)
+        self.listener = push.hub.listen((first.header(TOPICS_HEADER) or "").split())
+        disconnected = self.loop.create_task(self._disconnect())
+        try:
+            await self._write(first.body)
+            if await self._follow(disconnected):
+                await self.send({"type": "http.response.body", "body": b""})  # the end, after `gone`
+        except (TimeoutError, OSError):
+            pass  # a client that stopped reading, or a socket gone
+        finally:
+            push.hub.leave(self.listener)
+            disconnected.cancel()
+
+    async def _disconnect(self) -> None:
+        while (await self.receive())["type"] != "http.disconnect":
+            pass
+
+    async def _follow(self, disconnected) -> bool:
+        """Follow the resource until the client goes (False) or its access is gone (True)."""
+        recheck = None  # when a wake that found nothing new is checked once more
+        while not disconnected.done():
+            listener, live, now = self.listener, push.hub.live, time.monotonic()
+            timeout = min(HEARTBEAT - (now - self.last_write), HEARTBEAT if live else FALLBACK)
+            if recheck is not None:
+                timeout = min(timeout, recheck - now)
+            woken = self.loop.create_task(listener.woken.wait())
+            await asyncio.wait({woken, disconnected}, timeout=max(0.0, timeout), return_when=asyncio.FIRST_COMPLETED)
+            woken.cancel()
+            if disconnected.done():
+                return False
+            was_woken = listener.woken.is_set()
+            due = recheck is not None and time.monotonic() >= recheck
+            if was_woken or due or not live or push.hub.live != live:
+                listener.woken.clear()
+                answer = await self._ask("reread", self.etag)
+                if answer.status in (401, 403, 404, 410):
+                    await self._write(GONE)
+                    return True
+                etag = answer.header(ETAG_HEADER) if answer.status == 200 else None
+                if etag is None:  # a 429 or a 5xx: asked again shortly
+                    recheck = time.monotonic() + FALLBACK
+                elif etag != self.etag:
+                    self.etag, recheck = etag, None
+                    await self._write(answer.body)
+                else:
+                    # Woken, nothing new: a write may announce just before it acts (a sign-out's
+                    # signal comes before its session goes), so one more look a moment later.
+                    recheck = time.monotonic() + RECHECK if was_woken else None
+                topics = frozenset((answer.header(TOPICS_HEADER) or "").split())
+                if topics and topics != listener.topics:
+                    self.listener = push.hub.move(listener, topics)
+            if time.monotonic() - self.last_write >= HEARTBEAT:
+                await self._write(HEARTBEAT_LINE)
+        return False
+
+
+def _last_event_id(scope) -> str | None:
+    for name, value in scope["headers"]:
+        if name == b"last-event-id":
+            return value.decode("latin1")
+    return None

@@ -1,0 +1,226 @@
+"""Pushed updates (API.md, "Pushed updates"), read byte by byte from the app served the Procfile's
+way (gunicorn with uvicorn's worker, ASGI): what a stream starts with, what a write sends it, and
+what ends it. One served app for the module; each test makes its own account and game."""
+
+import itertools
+import json
+
+import pytest
+
+from tests.api.stream_client import Stream, api
+from tests.reliability.conftest import migrated, static_root  # noqa: F401 - the served app's fixtures
+from tests.reliability.served import Server, app_env, request
+
+PASSWORD = "correct-horse-42"
+SSE = {"Accept": "text/event-stream"}
+LIVE_BUDGET = 12  # the served app's live requests per minute and address (LIVE_REQUESTS_PER_MINUTE)
+_emails = itertools.count()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, migrated):  # noqa: F811
+    env = app_env(
+        migrated.url(tmp_path_factory.mktemp("streams"), "streams"), STATIC_ROOT=str(migrated.env["STATIC_ROOT"])
+    )
+    env["LIVE_REQUESTS_PER_MINUTE"] = str(LIVE_BUDGET)
+    served = Server(env)
+    yield served
+    served.stop()
+
+
+class Member:
+    """A new account over the app API, with its token."""
+
+    def __init__(self, server):
+        self.server, self.email = server, f"stream{next(_emails)}@example.com"
+        status, _, body = api(
+            server, "POST", "/_allauth/app/v1/auth/signup", {"email": self.email, "password": PASSWORD}
+        )
+        assert status == 200, body
+        self.token = body["meta"]["session_token"]
+        self.auth = {"X-Session-Token": self.token}
+
+    def call(self, method, path, body=None, headers=None):
+        return api(self.server, method, path, body, {**self.auth, **(headers or {})})
+
+    def game(self, names=("Ann", "Ben", "Cy")):
+        table = next(_emails)  # player names are unique within a scorebook
+        players = [self.call("POST", "/api/v1/players/", {"name": f"{name} {table}"})[2]["id"] for name in names]
+        status, _, game = self.call("POST", "/api/v1/games/", {"players": players})
+        assert status == 201, game
+        return game
+
+    def round(self, game, starting_double, *pips):
+        others = iter(pips)
+        entries = [
+            {"player": p["id"], "pips": 0, "went_out": True} if seat == 0 else {"player": p["id"], "pips": next(others)}
+            for seat, p in enumerate(game["players"])
+        ]
+        status, _, body = self.call(
+            "POST", f"/api/v1/games/{game['id']}/rounds/", {"starting_double": starting_double, "entries": entries}
+        )
+        assert status == 201, body
+        return body
+
+
+@pytest.fixture(scope="module")
+def member(server):
+    """One account for the tests that keep it signed in (a sign-up costs the served app seconds)."""
+    return Member(server)
+
+
+def stream(server, path, headers=None) -> Stream:
+    opened = Stream(f"{server.url}{path}", {**SSE, **(headers or {})})
+    return opened
+
+
+def test_a_members_stream_starts_with_the_games_state_as_the_get_answers_it(server, member):
+    game = member.game()
+    status, headers, body = request(
+        f"{server.url}/api/v1/games/{game['id']}/", headers={**member.auth, "Accept": "application/json"}
+    )
+    assert status == 200
+    events = stream(server, f"/api/v1/games/{game['id']}/events/", member.auth)
+    try:
+        assert events.status == 200
+        assert events.headers["Content-Type"].startswith("text/event-stream")
+        assert events.headers["Cache-Control"] == "no-cache" and events.headers["X-Accel-Buffering"] == "no"
+        assert "Content-Encoding" not in events.headers
+        first = events.next()
+        assert first.retry is not None and 2000 <= first.retry <= 6000
+        state = events.next_event()
+        assert state.event == "state" and state.id == headers["ETag"]
+        assert state.data == body.decode() and "\n" not in state.data
+    finally:
+        events.close()
+
+
+def test_a_round_saved_sends_one_new_state_with_its_new_etag(server, member):
+    game = member.game()
+    events = stream(server, f"/api/v1/games/{game['id']}/events/", member.auth)
+    try:
+        first = events.next_event()
+        member.round(game, 12, 5, 7)
+        state = events.next_event()
+        _, headers, now = member.call("GET", f"/api/v1/games/{game['id']}/")
+        assert state.event == "state" and state.id == headers["ETag"] != first.id
+        assert state.json() == now and len(now["rounds"]) == 1
+    finally:
+        events.close()
+
+
+def test_a_stream_resumed_at_the_current_etag_starts_with_a_comment(server, member):
+    game = member.game()
+    etag = member.call("GET", f"/api/v1/games/{game['id']}/")[1]["ETag"]
+    events = stream(server, f"/api/v1/games/{game['id']}/events/", {**member.auth, "Last-Event-ID": etag})
+    try:
+        blocks = [events.next(), events.next()]
+        assert blocks[0].retry is not None
+        assert blocks[1].comment is not None and blocks[1].event is None and blocks[1].data is None
+        member.round(game, 12, 5, 7)
+        assert events.next_event().id != etag
+    finally:
+        events.close()
+
+
+def test_the_live_link_streams_the_live_json_and_ends_when_the_link_is_revoked(server, member):
+    game = member.game()
+    link = member.call("POST", f"/api/v1/games/{game['id']}/share/")[2]
+    status, headers, body = request(
+        f"{server.url}/api/v1/live/{link['token']}/", headers={"Accept": "application/json"}
+    )
+    assert status == 200
+    events = stream(server, f"/api/v1/live/{link['token']}/events/")
+    try:
+        state = events.next_event()
+        assert state.id == headers["ETag"] and state.data == body.decode()
+        member.round(game, 12, 5, 7)
+        assert len(events.next_event().json()["rounds"]) == 1
+        assert member.call("DELETE", f"/api/v1/games/{game['id']}/share/")[0] == 204
+        gone = events.next_event()
+        assert gone.event == "gone" and gone.data is None
+        assert events.next() is None  # and the stream ends
+    finally:
+        events.close()
+    assert stream(server, f"/api/v1/live/{link['token']}/events/").status == 404
+
+
+def test_a_sign_out_ends_the_members_stream(server):
+    member = Member(server)
+    game = member.game()
+    events = stream(server, f"/api/v1/games/{game['id']}/events/", member.auth)
+    try:
+        assert events.next_event().event == "state"
+        assert member.call("DELETE", "/_allauth/app/v1/auth/session")[0] == 401  # allauth: signed out
+        assert events.next_event().event == "gone"
+        assert events.next() is None
+    finally:
+        events.close()
+    assert stream(server, f"/api/v1/games/{game['id']}/events/", member.auth).status == 401
+
+
+def test_a_member_removed_from_the_scorebook_loses_its_stream(server, member):
+    other = Member(server)
+    book = member.call("POST", "/api/v1/scorebooks/", {"name": "Club"})[2]
+    code = member.call("POST", f"/api/v1/scorebooks/{book['id']}/invites/", {"role": "viewer"})[2]["code"]
+    joined = other.call("POST", f"/api/v1/invites/{code}/accept/")[2]
+    players = [member.call("POST", "/api/v1/players/", {"name": n, "scorebook": book["id"]})[2]["id"] for n in "AB"]
+    assert len(players) == 2
+    game = member.call("POST", "/api/v1/games/", {"players": players, "scorebook": book["id"]})[2]
+    events = stream(server, f"/api/v1/games/{game['id']}/events/", other.auth)
+    try:
+        assert events.next_event().event == "state"
+        them = next(m["user"] for m in joined["members"] if m["email"] == other.email)
+        assert member.call("DELETE", f"/api/v1/scorebooks/{book['id']}/members/{them}/")[0] == 204
+        assert events.next_event().event == "gone"
+    finally:
+        events.close()
+    assert stream(server, f"/api/v1/games/{game['id']}/events/", other.auth).status == 404
+
+
+def test_a_night_streams_a_round_at_any_of_its_tables(server, member):
+    book = member.call("GET", "/api/v1/scorebooks/")[2]["results"][0]
+    night = member.call("POST", f"/api/v1/scorebooks/{book['id']}/nights/", {"name": "Friday", "date": "2026-11-27"})[2]
+    game = member.game()
+    assert member.call("PATCH", f"/api/v1/games/{game['id']}/", {"night": night["id"]})[0] == 200
+    link = member.call("POST", f"/api/v1/nights/{night['id']}/share/")[2]
+    mine = stream(server, f"/api/v1/nights/{night['id']}/events/", member.auth)
+    public = stream(server, f"/api/v1/live/nights/{link['token']}/events/")
+    try:
+        before = (mine.next_event().id, public.next_event().id)
+        member.round(game, 12, 5, 7)
+        after = (mine.next_event(), public.next_event())
+        assert after[0].id != before[0] and after[1].id != before[1]
+        assert after[0].id == member.call("GET", f"/api/v1/nights/{night['id']}/")[1]["ETag"]
+    finally:
+        mine.close()
+        public.close()
+
+
+def test_errors_come_before_any_stream_byte_as_the_get_answers_them(server, member):
+    game = member.game()
+    unsigned = stream(server, f"/api/v1/games/{game['id']}/events/")
+    assert unsigned.status == 401 and json.loads(unsigned.body())["code"] == "not_authenticated"
+    stranger = Member(server)
+    assert stream(server, f"/api/v1/games/{game['id']}/events/", stranger.auth).status == 404
+    assert stream(server, "/api/v1/live/" + "x" * 44 + "/events/").status == 404
+    refused = stream(server, f"/api/v1/games/{game['id']}/events/", {**member.auth, "Accept": "application/json"})
+    assert refused.status == 406 and json.loads(refused.body())["code"] == "not_acceptable"
+
+
+def test_a_live_link_opened_past_its_budget_is_refused_with_retry_after(server, member):
+    game = member.game()
+    link = member.call("POST", f"/api/v1/games/{game['id']}/share/")[2]
+    opened = []
+    try:
+        for _ in range(LIVE_BUDGET * 3):  # a minute's window may turn over once meanwhile
+            opened.append(stream(server, f"/api/v1/live/{link['token']}/events/"))
+            if opened[-1].status != 200:
+                break
+        refused = opened[-1]
+        assert refused.status == 429 and int(refused.headers["Retry-After"]) >= 1
+        assert json.loads(refused.body())["code"] == "throttled"
+        assert len(opened) > LIVE_BUDGET // 2  # the ones before were streams
+    finally:
+        for each in opened:
+            each.close()

@@ -1,0 +1,78 @@
+"""The hub of pushed updates (caches.push): what a committed write wakes, and how changes coalesce.
+The streams themselves are read over HTTP in tests/api/test_streams.py."""
+
+import asyncio
+
+import pytest
+
+from scorekeeper.caches import push
+from scorekeeper.caches.rule import Change, announce
+
+
+def run(coroutine):
+    return asyncio.run(coroutine)
+
+
+def test_a_change_wakes_the_streams_of_its_topics_and_no_other():
+    async def scenario():
+        hub = push.Hub()
+        game, other = hub.listen([push.game_topic(1)]), hub.listen([push.game_topic(2)])
+        hub.deliver(push.topics_of(Change("round recorded", games=frozenset({1}))))
+        return game.woken.is_set(), other.woken.is_set()
+
+    assert run(scenario()) == (True, False)
+
+
+def test_changes_that_come_while_a_stream_is_busy_coalesce_into_one_wake():
+    async def scenario():
+        hub = push.Hub()
+        listener = hub.listen([push.game_topic(1)])
+        for _ in range(3):
+            hub.deliver([push.game_topic(1)])
+        wakes = 0
+        while listener.woken.is_set():
+            listener.woken.clear()
+            wakes += 1
+        return wakes
+
+    assert run(scenario()) == 1
+
+
+def test_a_stream_that_left_is_not_woken_and_leaves_no_topic_behind():
+    async def scenario():
+        hub = push.Hub()
+        listener = hub.listen([push.game_topic(1), push.book_topic(3)])
+        hub.leave(listener)
+        hub.deliver([push.game_topic(1)])
+        return listener.woken.is_set(), dict(hub.listeners)
+
+    assert run(scenario()) == (False, {})
+
+
+def test_a_scorebook_session_and_account_change_name_topics_without_the_session_key():
+    change = Change("member removed", scorebooks=frozenset({3}), sessions=frozenset({"secret-key"}), accounts={7})
+    topics = push.topics_of(change)
+    assert push.book_topic(3) in topics and push.account_topic(7) in topics
+    assert push.session_topic("secret-key") in topics and not any("secret-key" in topic for topic in topics)
+
+
+@pytest.mark.django_db
+def test_an_announced_write_is_published_only_once_its_transaction_commits(django_capture_on_commit_callbacks):
+    loop = asyncio.new_event_loop()
+
+    async def listen():
+        return push.hub.listen([push.game_topic(41)])
+
+    listener = loop.run_until_complete(listen())
+    try:
+        with django_capture_on_commit_callbacks() as callbacks:
+            announce("round recorded", games=[41])
+        loop.run_until_complete(asyncio.sleep(0))
+        assert not listener.woken.is_set()  # not before the commit
+        for callback in callbacks:
+            callback()
+        loop.run_until_complete(asyncio.sleep(0))  # delivered through the loop, as from a worker thread
+        assert listener.woken.is_set()
+    finally:
+        push.hub.leave(listener)
+        loop.close()
