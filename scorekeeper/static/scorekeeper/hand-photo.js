@@ -9,12 +9,10 @@
 // needs a connection. The pips of each tile come from the server's tile-picker block: nothing here
 // counts a pip.
 import { t, tn } from "./i18n.js";
-import { csrfToken } from "./outbox-store.js";
+import { prepare, refusal, send } from "./hand-photo-send.js";
 import { pipsOf, tileSet, write } from "./tile-picker.js";
 
-const LONG_SIDE = 1600;  // the server counts no more than this; a smaller upload is a faster one
 const DRAG = 12;  // CSS pixels a press must move to be a drag (a new tile), not a tap (a correction)
-const BUSY_TRIES = 3;
 const states = new WeakMap();  // row -> {tiles: [{halves, box, doubt}], picture, selected}
 
 function settings() {
@@ -84,47 +82,6 @@ function needsConnection(row) {
   say(row, t("Counting from a photo needs a connection: type the pips, or try again when you are online."));
 }
 
-// The photo as the phone shows it (turned as its EXIF says), at most LONG_SIDE pixels, as a JPEG to
-// send; or, when this browser cannot draw it (a HEIC on some phones), the file itself and no picture.
-async function prepare(file) {
-  try {
-    const bitmap = await createImageBitmap(file);
-    const scale = Math.min(1, LONG_SIDE / Math.max(bitmap.width, bitmap.height));
-    const picture = element("canvas");
-    picture.width = Math.max(1, Math.round(bitmap.width * scale));
-    picture.height = Math.max(1, Math.round(bitmap.height * scale));
-    picture.getContext("2d").drawImage(bitmap, 0, 0, picture.width, picture.height);
-    bitmap.close();
-    const blob = await new Promise((resolve) => picture.toBlob(resolve, "image/jpeg", 0.9));
-    if (blob) return { blob, name: "hand.jpg", picture };
-  } catch (error) { /* sent as it is, counted all the same */ }
-  return { blob: file, name: file.name || "hand", picture: null };
-}
-
-function wait(seconds) { return new Promise((resolve) => setTimeout(resolve, seconds * 1000)); }
-
-async function send(prepared) {
-  const body = new FormData();
-  body.append("image", prepared.blob, prepared.name);
-  body.append("tile_set", String(settings().highest));
-  for (let attempt = 1; ; attempt += 1) {
-    const response = await fetch(settings().url, {
-      method: "POST", body, credentials: "same-origin", headers: { "X-CSRFToken": csrfToken(), Accept: "application/json" },
-    });
-    if (response.status !== 503 || attempt >= BUSY_TRIES) return response;
-    await wait(Number(response.headers.get("Retry-After")) || 1);  // the server is counting other photos
-  }
-}
-
-async function refusal(response) {
-  let body = {};
-  try { body = await response.json(); } catch (error) { body = {}; }
-  if (response.status === 400) return (body.image || body.tile_set || [t("The photo could not be counted.")])[0];
-  if (response.status === 401 || response.status === 403) return t("Sign in again to count from a photo.");
-  if (response.status === 429 && body.detail) return body.detail;
-  return t("The photo could not be counted: try again, or type the pips.");
-}
-
 async function count(row, file) {
   const panel = panelOf(row);
   panel.hidden = false;
@@ -135,7 +92,7 @@ async function count(row, file) {
   say(row, t("Counting the tiles…"));
   const prepared = await prepare(file);
   let response;
-  try { response = await send(prepared); } catch (error) { needsConnection(row); return; }
+  try { response = await send(prepared, settings()); } catch (error) { needsConnection(row); return; }
   if (!response.ok) { say(row, await refusal(response)); return; }
   const answer = await response.json();
   const doubts = new Map(answer.doubts.map((doubt) => [doubt.tile, doubt.reason]));
