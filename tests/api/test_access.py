@@ -42,8 +42,12 @@ KWARGS = {
     "night-detail": lambda o: {"pk": o["night"]},
     "night-share": lambda o: {"pk": o["night"]},
     "night-live": lambda o: {"token": o["night_live"]},
+    "game-events": lambda o: {"pk": o["game"]},
+    "night-events": lambda o: {"pk": o["night"]},
+    "live-events": lambda o: {"token": o["live"]},
+    "night-live-events": lambda o: {"token": o["night_live"]},
 }
-PUBLIC = {"live", "night-live"}  # the live view needs no credentials (its token is the credential)
+PUBLIC = {"live", "night-live", "live-events", "night-live-events"}  # the live view needs no credentials (its token is the credential)
 # The routes whose questions are in the query string.
 QUERIES = {"odds": lambda o: f"?players={','.join(map(str, o['players']))}&scorebook={o['scorebook']}"}
 

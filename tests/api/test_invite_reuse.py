@@ -128,11 +128,11 @@ def test_a_member_who_is_removed_or_leaves_is_unlinked_from_their_player(app, ev
     for leave in (app, eve):  # the owner removes her, then she leaves by herself
         accept(eve, invite(app, club, "viewer"))
         assert eve.patch(f"/api/v1/players/{ids[0]}/", {"user": "me"}).json()["user"]["email"] == eve.user.email
-        assert "linked to eve" in page_client(app.user).get(f"/players/{ids[0]}/").content.decode()
+        assert "linked to Eve" in page_client(app.user).get(f"/players/{ids[0]}/").content.decode()
         assert leave.delete(f"/api/v1/scorebooks/{club['id']}/members/{eve.user.pk}/").status_code == 204
         assert app.get(f"/api/v1/players/{ids[0]}/").json()["user"] is None
         assert eve.user.email not in app.get(f"/api/v1/players/?scorebook={club['id']}").content.decode()
-        assert "linked to eve" not in page_client(app.user).get(f"/players/{ids[0]}/").content.decode()
+        assert "linked to Eve" not in page_client(app.user).get(f"/players/{ids[0]}/").content.decode()
     assert Player.objects.get(pk=personal).user == eve.user
     assert eve.get("/api/v1/me/stats/").json()["players"][0]["player"]["id"] == personal
 

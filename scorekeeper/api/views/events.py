@@ -20,7 +20,7 @@ from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import status
+from rest_framework import exceptions, status
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -77,6 +77,21 @@ class Events(APIView):
 
     def perform_authentication(self, request):
         pass  # request.user stays the session's (AuthenticationMiddleware), for the GET's view to read
+
+    def http_method_not_allowed(self, request, *args, **kwargs):
+        # A stream is only read. Another method is refused as on every other route: credentials first
+        # (an anonymous caller hears 401, as the GET's view would say), then 405.
+        request.authenticators = self._read_authenticators()
+        if request.authenticators and not request.user.is_authenticated:
+            raise exceptions.NotAuthenticated()
+        return super().http_method_not_allowed(request, *args, **kwargs)
+
+    def get_authenticate_header(self, request):
+        authenticators = self._read_authenticators()
+        return authenticators[0].authenticate_header(request) if authenticators else None
+
+    def _read_authenticators(self):
+        return [auth() for auth in type(self).read.view_class.authentication_classes]
 
     def get(self, request, **kwargs):
         django_request = request._request
