@@ -47,7 +47,8 @@ KWARGS = {
     "live-events": lambda o: {"token": o["live"]},
     "night-live-events": lambda o: {"token": o["night_live"]},
 }
-PUBLIC = {"live", "night-live", "live-events", "night-live-events"}  # the live view needs no credentials (its token is the credential)
+# The live view and its stream need no credentials (the token is the credential).
+PUBLIC = {"live", "night-live", "live-events", "night-live-events"}
 # The routes whose questions are in the query string.
 QUERIES = {"odds": lambda o: f"?players={','.join(map(str, o['players']))}&scorebook={o['scorebook']}"}
 
