@@ -23,6 +23,7 @@ BOOK = lambda c: {"pk": c.book.pk}  # noqa: E731
 PAGES = {
     "home": ("get", NONE, None, expect(200, 200, 200, 200, anonymous=200)),  # the front door
     "new_game": ("get", NONE, None, expect(200, 200, 403, 200)),
+    "paper_game": ("get", NONE, None, expect(200, 200, 403, 200)),  # in the current scorebook, as new_game
     "game": ("get", GAME, None, expect(200, 200, 200, 404)),
     "game_history": ("get", GAME, None, expect(200, 200, 200, 404)),
     "game_sheet": ("get", GAME, None, expect(200, 200, 200, 404)),  # what a member's sheet redraws
