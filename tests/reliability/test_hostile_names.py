@@ -22,6 +22,7 @@ from tests.views.test_page_roles import PAGES
 GET_PAGES = {
     "home": lambda o: {},
     "new_game": lambda o: {},
+    "paper_game": lambda o: {},
     "game": lambda o: {"pk": o["game"]},
     "game_history": lambda o: {"pk": o["game"]},
     "game_sheet": lambda o: {"pk": o["game"]},
