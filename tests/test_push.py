@@ -2,6 +2,7 @@
 The streams themselves are read over HTTP in tests/api/test_streams.py."""
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -10,7 +11,10 @@ from scorekeeper.caches.rule import Change, announce
 
 
 def run(coroutine):
-    return asyncio.run(coroutine)
+    # In a thread of its own: after a browser test, Playwright (a session fixture) keeps an event
+    # loop in the main thread, and asyncio.run refuses to start a second one there.
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def test_a_change_wakes_the_streams_of_its_topics_and_no_other():
