@@ -162,7 +162,8 @@ def test_the_round_entry_page_is_light_and_needs_no_other_host(phone, live_serve
     screenshot(fresh, "09-round-entry")
     assert {urlparse(r.url).netloc for r in seen} == {host}
     # What a server that compresses its responses (whitenoise does for static files) sends.
-    compressed = sum(len(gzip.compress(r.body(), 9)) for r in seen)
+    # A 304 carries no body: the sheet's conditional ask when the page's stream sends its first state.
+    compressed = sum(len(gzip.compress(r.body(), 9)) for r in seen if r.status != 304)
     print(f"round entry page: {len(seen)} responses, {compressed} bytes compressed")
     # 60 KB until issue 33 (the pips box's sum, the typed list's live sum, the two phones'
     # comparison, the outbox's seat changes): 62.7 KB then; the seat changes' module itself is
@@ -170,8 +171,11 @@ def test_the_round_entry_page_is_light_and_needs_no_other_host(phone, live_serve
     # (nights, seasons, the board's filters, friendly games), odds.js 1.2 KB, and offline.js in four
     # modules under 300 lines (+2 KB: four files compressed apart). The next lever is to load what
     # only some pages use (the new game's form and chances, the game-over picture: 5 KB) from those
-    # pages alone.
-    assert compressed <= 70 * 1024
+    # pages alone. 80.3 KB after the fifth wave: the camera's hand-photo.js and hand-photo-send.js
+    # (5.5 KB), site.css +1.8 KB (the camera, the TV, the rows of a table of ten), follow.js +0.6 KB
+    # (the stream), confirm.js and tv.js (0.8 KB each). The lever is the same and larger now: the
+    # camera's modules are wanted only once a photo is taken (a dynamic import from the button).
+    assert compressed <= 82 * 1024
 
 
 def test_inputs_are_labelled_thumb_sized_and_pips_bring_up_a_number_pad(phone):
