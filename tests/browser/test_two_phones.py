@@ -62,7 +62,7 @@ def test_two_phones_score_one_game_and_a_clash_loses_nothing(family):
     # Bob's form, a hand typed in it, learns it before Save and goes straight to the comparison:
     # both rounds show, his numbers kept, nothing offers to move his hand to another double.
     clash = bob.locator("#clash")
-    expect(clash).to_contain_text("ann's phone saved round 1 (6-6) a moment ago")
+    expect(clash).to_contain_text("Ann's phone saved round 1 (6-6) a moment ago")
     expect(bob.locator("fieldset[data-player='Kid'] .theirs")).to_contain_text("saved: 3 pips")
     expect(bob.locator("fieldset[data-player='Kid'] input.pips")).to_have_value("5")  # his entry is kept
     screenshot(bob, "17-two-phones-clash")
@@ -77,7 +77,7 @@ def test_two_phones_score_one_game_and_a_clash_loses_nothing(family):
     expect(bob.locator(".messages")).to_contain_text("Corrected round 1")
     ann.goto(f"/games/{game.pk}/")
     assert totals(ann) == totals(bob) == ["0", "5", "4"]
-    expect(ann.locator("#sheet tbody tr").first.locator("small.by")).to_have_text("ann · ✎ bob")
+    expect(ann.locator("#sheet tbody tr").first.locator("small.by")).to_have_text("Ann · ✎ Bob")
 
     # The next round from Bob's phone; Ann sees it; the viewer sees the same sheet and no controls.
     bob.locator("#enter-round").click()
@@ -110,7 +110,7 @@ def test_round_1_entered_on_two_phones_with_two_doubles_is_saved_once_and_keep_t
     expect(ann.locator(".messages")).to_contain_text("Recorded round 1")
     bob.locator("#save-round").click()
     clash = bob.locator("#clash")
-    expect(clash).to_contain_text("ann's phone saved round 1 (6-6) a moment ago")
+    expect(clash).to_contain_text("Ann's phone saved round 1 (6-6) a moment ago")
     expect(bob.locator("fieldset[data-player='Gran'] .theirs")).to_contain_text("went out")
     expect(bob.locator("fieldset[data-player='Gran'] input.pips")).to_have_value("9")  # his entry is kept
     expect(bob.get_by_role("button", name="Replace round 1 with mine")).to_be_visible()
