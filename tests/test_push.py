@@ -62,21 +62,25 @@ def test_a_scorebook_session_and_account_change_name_topics_without_the_session_
 
 @pytest.mark.django_db
 def test_an_announced_write_is_published_only_once_its_transaction_commits(django_capture_on_commit_callbacks):
-    loop = asyncio.new_event_loop()
+    loop, pool = asyncio.new_event_loop(), ThreadPoolExecutor(1)  # the loop in a thread of its own, as in run()
+
+    def turn(coroutine):
+        return pool.submit(loop.run_until_complete, coroutine).result()
 
     async def listen():
         return push.hub.listen([push.game_topic(41)])
 
-    listener = loop.run_until_complete(listen())
+    listener = turn(listen())
     try:
         with django_capture_on_commit_callbacks() as callbacks:
             announce("round recorded", games=[41])
-        loop.run_until_complete(asyncio.sleep(0))
+        turn(asyncio.sleep(0))
         assert not listener.woken.is_set()  # not before the commit
         for callback in callbacks:
             callback()
-        loop.run_until_complete(asyncio.sleep(0))  # delivered through the loop, as from a worker thread
+        turn(asyncio.sleep(0))  # delivered through the loop, as from a worker thread
         assert listener.woken.is_set()
     finally:
         push.hub.leave(listener)
-        loop.close()
+        pool.submit(loop.close).result()
+        pool.shutdown()
