@@ -71,15 +71,15 @@ def static_files_scanned_once():
 
 
 @pytest.fixture(scope="session")
-def live_server(request, collected_static):
-    """pytest-django's live server, its static files served as a deploy serves them: by whitenoise,
-    from the collected root. pytest-django puts Django's StaticFilesHandler in front, which looks
-    in the apps' folders and knows no hashed name: pages lost their styles, the API docs their scripts."""
-    from pytest_django.live_server_helper import LiveServer
+def live_server(request, collected_static, django_db_setup):
+    """The Procfile's web application (scorekeeper.asgi) served by uvicorn in a thread (tests/live.py),
+    its static files served as a deploy serves them: by whitenoise, from the collected root. It
+    stands on the test database (django_db_setup), so it stops, closing its threads' connections,
+    before the database is dropped."""
+    from tests.live import AsgiLiveServer
 
     address = request.config.getvalue("liveserver") or os.getenv("DJANGO_LIVE_TEST_SERVER_ADDRESS") or "localhost"
-    server = LiveServer(address, start=False)
-    server.thread.static_handler = lambda application: application  # whitenoise, inside the app
+    server = AsgiLiveServer(address)
     server.start()
     yield server
     server.stop()

@@ -32,7 +32,9 @@ HEARTBEAT = 15.0  # seconds without a byte before a comment
 FALLBACK = 2.0  # seconds between reads while Redis is away
 RECHECK = 0.4  # seconds before a wake that found nothing new is checked once more
 SEND_TIMEOUT = 30.0  # a client that takes longer to take one event is dropped
-GONE = b"event: gone\n\n"
+# `gone` carries no payload, but an empty `data:` line: a browser's EventSource dispatches no event
+# without one (the HTML standard drops an event whose data buffer stays empty).
+GONE = b"event: gone\ndata:\n\n"
 HEARTBEAT_LINE = b": keep-alive\n\n"
 # Headers the events view answers this module alone (api.views.events): never sent on.
 INTERNAL_KEY, TOPICS_HEADER, ETAG_HEADER = "scorekeeper.stream", b"x-stream-topics", b"x-stream-etag"

@@ -51,7 +51,7 @@ LAST_EVENT_ID = OpenApiParameter(
 STREAM = OpenApiResponse(
     OpenApiTypes.ANY,  # each event: fields, not a JSON document
     description="text/event-stream: first `id: <ETag>`, `event: state`, `data: <the GET's JSON>`; then one `state` "
-    "per change (coalesced), a comment at least every 15 s, and `event: gone` (then the end) when access is taken "
+    "per change (coalesced), a comment at least every 15 s, and `event: gone` (an empty `data:`, then the end) when access is taken "
     "away. `retry:` is 2000-6000 ms.",
 )
 

@@ -36,6 +36,13 @@ export function follow(options) {
     clearTimeout(timer);
     stream.addEventListener("open", () => { failed = 0; opened = true; });
     stream.addEventListener("state", () => poll());  // its first comes at once: the page's ETag is checked
+    // Access taken away (a revoked link, a removal, a sign-out): the stream ends for good, and the
+    // page's own ask says how (a 404, a 403, a redirect to sign in) at once, not after a reconnect.
+    stream.addEventListener("gone", () => {
+      stream.close();
+      streamed = false;
+      poll();
+    });
     stream.addEventListener("error", () => {
       if (!opened) failed += 1;
       opened = false;
