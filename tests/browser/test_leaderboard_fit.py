@@ -234,7 +234,9 @@ def test_a_figure_like_501_1_stays_on_one_line_inside_its_column_in_four_columns
     user = UserFactory()
     players = [PlayerFactory(owner=user, name=name) for name in (LEADER, "José Ñúñez", NEWCOMER)]
     finished_game(user, players)
-    context = browser.new_context(viewport=PHONE, base_url=live_server.url, is_mobile=True, has_touch=True, locale=language)
+    context = browser.new_context(
+        viewport=PHONE, base_url=live_server.url, is_mobile=True, has_touch=True, locale=language
+    )
     page = context.new_page()
     log_in(page, user.email)
     page.goto("/leaderboard/?sort=rating")
