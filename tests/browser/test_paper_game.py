@@ -160,3 +160,30 @@ def test_without_the_page_scripts_enter_in_a_cell_does_not_send_the_sheet(browse
         assert (page.url, page.locator("#error-summary").count(), Game.objects.count()) == (url, 0, 0)
     finally:
         context.close()
+
+
+def test_the_grid_and_the_game_seat_the_players_in_the_order_they_were_tapped(phone, live_server):
+    user = UserFactory()
+    for name in NAMES:
+        PlayerFactory(owner=user, name=name)
+    tapped = ("Tío Beto", "Lucía", "Abuela Carmen", "Dani")  # not the order they are listed in
+    log_in(phone, user.email)
+    phone.goto("/games/paper/")
+    expect(phone.locator("html[data-js=ready]")).to_have_count(1)
+    phone.get_by_label("Day it was played").fill(str(Scorebook.personal_for(user).today() - timedelta(days=2)))
+    for name in tapped:
+        phone.locator("label.choice", has_text=name).click()
+    expect(phone.locator("label.choice", has_text="Lucía").locator(".seat-number")).to_have_text("seat 2")
+    screenshot(phone, "paper-game-seats-tapped-phone")
+    phone.get_by_role("button", name="Next: the sheet").click()
+    expect(phone.locator(".paper-table thead th")).to_have_text(["Round", *tapped])
+    phone.get_by_role("link", name="change").click()  # back to the first step: the order stays
+    expect(phone.locator("label.choice", has_text="Abuela Carmen").locator(".seat-number")).to_have_text("seat 3")
+    phone.get_by_role("button", name="Next: the sheet").click()
+    expect(phone.locator(".paper-table thead th")).to_have_text(["Round", *tapped])
+    for index, text in enumerate(("0", "34", "21", "17")):  # round 1 (12-12): Tío Beto went out
+        phone.locator("input.cell").nth(index).fill(text)
+    phone.locator("#save-paper").click()
+    expect(phone.locator("ul.messages")).to_contain_text("Saved the paper game")
+    game = Game.objects.get()
+    assert [seat.player.name for seat in game.seats.select_related("player").order_by("position")] == list(tapped)
