@@ -185,5 +185,8 @@ def test_the_grid_and_the_game_seat_the_players_in_the_order_they_were_tapped(ph
         phone.locator("input.cell").nth(index).fill(text)
     phone.locator("#save-paper").click()
     expect(phone.locator("ul.messages")).to_contain_text("Saved the paper game")
+    expect(phone.locator("#stop-here")).to_have_count(0)  # one round typed: the evening stopped there, over
+    screenshot(phone, "paper-game-one-round-saved-phone")
     game = Game.objects.get()
     assert [seat.player.name for seat in game.seats.select_related("player").order_by("position")] == list(tapped)
+    assert (game.is_finished, game.stopped_after) == (True, 1)
