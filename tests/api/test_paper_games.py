@@ -205,3 +205,26 @@ def test_an_imported_game_counts_by_its_own_day(app, other_app):
     assert response.status_code == 201, response.content
     (game,) = other_app.get("/api/v1/games/").json()["results"]
     assert game["played_on"] == str(days_ago(400))
+
+
+def test_a_sheet_its_rounds_do_not_end_stays_in_progress_unless_stopped_after_its_last_round(app):
+    players = make_players(app, "Ann", "Ben", "Cy")
+    evening = paper_rounds(players)[:3]  # the evening stopped after 4-4
+    left_open = enter(app, players, days_ago(4), evening)
+    # API.md: a paper game is finished when its rounds end it; without stopped_after, this one goes on.
+    assert left_open.status_code == 201 and left_open.json()["status"] == "in_progress"
+    stopped = enter(app, players, days_ago(4), evening, stopped_after=3)
+    assert stopped.status_code == 201, stopped.content
+    game = stopped.json()
+    assert (game["status"], game["ended_because"], game["next_starting_double"], len(game["rounds"])) == (
+        "finished", "agreed", None, 3)  # fmt: skip
+    assert [row["rank"] for row in game["standings"]] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("stopped_after", [2, 7])
+def test_stopped_after_other_than_the_last_round_of_an_unended_sheet_is_a_400_naming_it(app, stopped_after):
+    players = make_players(app, "Ann", "Ben", "Cy")
+    rounds = paper_rounds(players) if stopped_after == 7 else paper_rounds(players)[:3]  # 7: its rounds end it
+    response = enter(app, players, days_ago(4), rounds, stopped_after=stopped_after)
+    assert response.status_code == 400 and "stopped_after" in response.json(), response.content
+    assert not Game.objects.exists()

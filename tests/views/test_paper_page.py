@@ -89,3 +89,13 @@ def test_a_day_after_today_is_refused_on_the_first_step(client, table):
     data = setup_data(book, players) | {"played_on": str(book.today() + timedelta(days=1))}
     page = client.get(reverse("paper_game"), data).content.decode()
     assert "is after today" in page and 'class="cell"' not in page
+
+
+def test_a_sheet_of_an_evening_that_stopped_early_is_saved_finished_after_its_last_round(client, table):
+    book, players = table
+    response = client.post(reverse("paper_game"), grid_data(book, players, SHEET[:3]))
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert (game.is_finished, game.stopped_after, game.rounds.count()) == (True, 3, 3)
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert "We stop here" not in page
