@@ -190,3 +190,21 @@ def test_the_grid_and_the_game_seat_the_players_in_the_order_they_were_tapped(ph
     game = Game.objects.get()
     assert [seat.player.name for seat in game.seats.select_related("player").order_by("position")] == list(tapped)
     assert (game.is_finished, game.stopped_after) == (True, 1)
+
+
+def test_a_cell_no_hand_can_hold_is_refused_beside_it_by_the_tables_own_check(phone, live_server):
+    user = UserFactory()
+    players = [PlayerFactory(owner=user, name=name) for name in NAMES[:3]]
+    log_in(phone, user.email)
+    day = Scorebook.personal_for(user).today() - timedelta(days=3)
+    phone.goto(f"/games/paper/?played_on={day}&tile_set=12" + "".join(f"&players={p.pk}" for p in players))
+    cells = phone.locator("input.cell")
+    for index, text in enumerate(("0", "1069", "20")):  # 12-12 is on the table: a hand holds at most 1068
+        cells.nth(index).fill(text)
+    phone.locator("#save-paper").click()
+    refused = phone.locator("td.has-error")
+    expect(refused).to_have_count(1)
+    expect(refused.locator(".cell-error")).to_contain_text("Dani: 1069 pips is impossible: a hand holds 0 to 1068 pips")
+    expect(refused.locator("input.cell")).to_have_value("1069")
+    screenshot(phone, "paper-game-cell-refused-phone")
+    assert not Game.objects.exists()
