@@ -192,7 +192,7 @@ def test_a_used_or_unknown_invite_says_nothing_signed_out_either(client, family)
 
 
 def test_sign_up_from_the_invite_joins_at_once_and_lands_home_in_its_scorebook_saying_so(client, family):
-    """"Sign up and join" needs no second "Join" tap: the sign-up is a member when it is made."""
+    """Sign up and join needs no second "Join" tap: the sign-up is a member when it is made."""
     _ann, book, invite = family
     path = reverse("invite", args=[invite.code])
     response = client.post(
@@ -228,7 +228,12 @@ def test_a_sign_up_with_any_other_next_joins_no_scorebook(client, family):
     _ann, book, _invite = family
     client.post(
         f"{reverse('account_signup')}?next=/history/",
-        {"email": "other@family.example", "password1": "table-talk-42", "password2": "table-talk-42", "next": "/history/"},
+        {
+            "email": "other@family.example",
+            "password1": "table-talk-42",
+            "password2": "table-talk-42",
+            "next": "/history/",
+        },
     )
     assert not Membership.objects.filter(scorebook=book, user__email="other@family.example").exists()
     assert Membership.objects.filter(user__email="other@family.example").count() == 1  # their own scorebook
