@@ -1,12 +1,14 @@
 """Pages of scorebooks: members, roles, invites and switching between books."""
 
+from urllib.parse import urlsplit
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.db.models import Count, F
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -134,7 +136,32 @@ def invite(request, code):
         messages.success(request, _("You joined {name}.").format(name=book.name))
         return redirect("home")
     member = found.scorebook.memberships.filter(user=request.user).first()
+    if member and request.session.pop(JOINED_BY_INVITE, None) == code:
+        return redirect("home")  # joined as they signed up (join_on_sign_up): home says so
     return render(request, "scorekeeper/invite.html", {"invite": found, "member": member})
+
+
+JOINED_BY_INVITE = "joined_by_invite"  # the session's note of the invite a sign-up just joined by
+
+
+def join_on_sign_up(request, user) -> None:
+    """ "Sign up and join": a sign-up whose `next` is an invite's page (accounts.adapter) joins its
+    scorebook there and then, and that scorebook becomes the current one; the invite's page, reached
+    next, sends them home, where "You joined ..." says so. No second "Join" tap. An invite expired
+    or used meanwhile joins nothing, and its page says why."""
+    try:
+        match = resolve(urlsplit(request.POST.get("next") or request.GET.get("next") or "").path)
+    except Resolver404:
+        return
+    if match.url_name != "invite":
+        return
+    try:
+        book = scorebooks.accept(code=match.kwargs["code"], user=user)
+    except Http404:
+        return
+    scorebooks.switch(user, book)
+    request.session[JOINED_BY_INVITE] = match.kwargs["code"]
+    messages.success(request, _("You joined {name}.").format(name=book.name))
 
 
 @login_required
