@@ -16,10 +16,11 @@ from ..rules.game import GameRules
 from ..rules.rounds import EntryInput
 from ..rules.tiles import DASHES, DEFAULT_SET, TileError, parse_tile, read_pips, split_tiles
 from .games import PlayerChoiceField, TappedSeatsForm
-from .rounds import MAX_PIPS
+from .rounds import MAX_PIPS, PIPS_BOX
 
-# The grid's cells: what the phone shows (its number keypad), and moving like a spreadsheet.
-CELL = {"inputmode": "numeric", "autocomplete": "off", "enterkeyhint": "next", "spellcheck": "false",
+# The grid's cells: what the phone shows (the round form's pips keypad: digits with "+" for a sum, which
+# the numeric keypads of iOS lack), and moving like a spreadsheet.
+CELL = {"inputmode": PIPS_BOX["inputmode"], "autocomplete": "off", "enterkeyhint": "next", "spellcheck": "false",
         "autocapitalize": "off", "class": "cell"}  # fmt: skip
 CELL_TEXT = 200  # characters: a hand of tiles written out is far shorter
 

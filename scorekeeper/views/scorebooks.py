@@ -30,7 +30,7 @@ def scorebook_list(request):
     if request.method == "POST" and form.is_valid():
         book = scorebooks.create(by=request.user, name=form.cleaned_data["name"])
         messages.success(
-            request, _("Created {name}: invite the people who keep score with you.").format(name=book.name)
+            request, _("Created {name}: invite the people who keep score with you.").format(name=book.shown_name)
         )
         return redirect("scorebook", pk=book.pk)
     books = Scorebook.objects.for_user(request.user).annotate(member_count=Count("memberships", distinct=True))
@@ -43,7 +43,7 @@ def scorebook_list(request):
 def scorebook(request, pk, night_form=None):
     """Members and roles, invites (owners), rename, leave, delete; its club nights (scorers add one)."""
     book = scorebook_for(request.user, pk)
-    form = ScorebookForm(initial={"name": book.name})
+    form = ScorebookForm(initial={"name": book.shown_name})
     zone_form = TimeZoneForm(initial={"time_zone": book.time_zone}, prefix="zone")
     if request.method == "POST" and "zone-time_zone" in request.POST:
         zone_form = TimeZoneForm(request.POST, prefix="zone")
@@ -60,7 +60,7 @@ def scorebook(request, pk, night_form=None):
         form = ScorebookForm(request.POST)
         if form.is_valid():
             scorebooks.rename(book=book, role=book.role, name=form.cleaned_data["name"])
-            messages.success(request, _("Renamed to {name}.").format(name=book.name))
+            messages.success(request, _("Renamed to {name}.").format(name=book.shown_name))
             return redirect("scorebook", pk=pk)
     invite = None
     code = request.GET.get("invite")
@@ -91,7 +91,7 @@ def scorebook(request, pk, night_form=None):
 def switch_scorebook(request, pk):
     book = scorebook_for(request.user, pk)
     scorebooks.switch(request.user, book)
-    messages.success(request, _("Now keeping score in {name}.").format(name=book.name))
+    messages.success(request, _("Now keeping score in {name}.").format(name=book.shown_name))
     return redirect(safe_next(request) or "home")
 
 
@@ -133,7 +133,7 @@ def invite(request, code):
     if request.method == "POST":
         book = scorebooks.accept(code=code, user=request.user)
         scorebooks.switch(request.user, book)
-        messages.success(request, _("You joined {name}.").format(name=book.name))
+        messages.success(request, _("You joined {name}.").format(name=book.shown_name))
         return redirect("home")
     member = found.scorebook.memberships.filter(user=request.user).first()
     if member and request.session.pop(JOINED_BY_INVITE, None) == code:
@@ -161,7 +161,7 @@ def join_on_sign_up(request, user) -> None:
         return
     scorebooks.switch(user, book)
     request.session[JOINED_BY_INVITE] = match.kwargs["code"]
-    messages.success(request, _("You joined {name}.").format(name=book.name))
+    messages.success(request, _("You joined {name}.").format(name=book.shown_name))
 
 
 @login_required
@@ -174,7 +174,7 @@ def remove_member(request, pk, user_pk):
         messages.error(request, str(conflict))
         return redirect("scorebook", pk=pk)
     if user_pk == request.user.pk:
-        messages.success(request, _("You left {name}.").format(name=book.name))
+        messages.success(request, _("You left {name}.").format(name=book.shown_name))
         return redirect("scorebooks")
     messages.success(request, _("Removed from the scorebook."))
     return redirect("scorebook", pk=pk)
@@ -202,5 +202,5 @@ def delete_scorebook(request, pk):
     except services.Conflict as conflict:
         messages.error(request, str(conflict))
         return redirect("scorebook", pk=pk)
-    messages.success(request, _("Deleted {name}.").format(name=book.name))
+    messages.success(request, _("Deleted {name}.").format(name=book.shown_name))
     return redirect("scorebooks")

@@ -2,6 +2,7 @@
 cell with Enter as on a spreadsheet (sums and tile lists as written), one round refused beside its
 cell and fixed, then saved whole; the page passes axe in English and Spanish."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -11,7 +12,7 @@ from scorekeeper.models import Game, Scorebook
 from tests.browser.conftest import PHONE, screenshot
 from tests.browser.test_axe import axe, described
 from tests.browser.test_csp import log_in, watch_csp
-from tests.browser.test_leaderboard_fit import assert_no_sideways_scroll
+from tests.browser.test_leaderboard_fit import assert_no_sideways_scroll, small_tap_targets
 from tests.factories import PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -208,3 +209,40 @@ def test_a_cell_no_hand_can_hold_is_refused_beside_it_by_the_tables_own_check(ph
     expect(refused.locator("input.cell")).to_have_value("1069")
     screenshot(phone, "paper-game-cell-refused-phone")
     assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "es-ES"])
+def test_every_tap_target_of_both_steps_is_44_px_and_nothing_is_left_in_english(browser, live_server, locale):
+    user = UserFactory()
+    players = [PlayerFactory(owner=user, name=name) for name in NAMES]
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url, is_mobile=True, has_touch=True,
+                                  locale=locale)  # fmt: skip
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    small, words = [], []
+    try:
+        log_in(page, user.email)
+        page.goto("/games/paper/")
+        page.locator("label.choice").first.click()
+        small += [f"setup: {target}" for target in small_tap_targets(page)]
+        words.append(page.locator("main").inner_text())
+        screenshot(page, f"paper-game-setup-{locale}")
+        day = Scorebook.personal_for(user).today() - timedelta(days=3)
+        page.goto(f"/games/paper/?played_on={day}&tile_set=12" + "".join(f"&players={p.pk}" for p in players))
+        page.locator("input.cell").nth(4).tap()  # round 2 opens: its toggles show
+        page.locator("input.cell").first.fill("12++")
+        page.locator("#save-paper").click()
+        expect(page.locator("td.has-error")).to_have_count(4)  # the bad cell, and round 1's three empty ones
+        small += [f"grid: {target}" for target in small_tap_targets(page)]
+        chip = page.locator("td").first.locator("label.chip.mini").nth(1).locator("span[aria-hidden]").inner_text()
+        expect(page.locator("main p.muted").last).to_contain_text(f"{chip}: ")  # the key under the grid says the same
+        words.append(page.locator("main").inner_text())
+        screenshot(page, f"paper-game-grid-refused-{locale}")
+    finally:
+        context.close()
+    assert small == []
+    if locale.startswith("es"):  # every word of the page in Spanish: none of the English ones left
+        english = ("Enter a paper game", "Day it was played", "Players", "Tap in seat order", "Set", "Name",
+                   "Next: the sheet", "Round", "Save the game", "Cancel", "change", "Write a number", "Type what",
+                   "Nothing was saved", "held the double blank", "went out")  # fmt: skip
+        assert [word for word in english if any(re.search(rf"\b{word}\b", text) for text in words)] == []

@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.formats import date_format
 
+from scorekeeper.forms import PIPS_BOX
 from scorekeeper.models import Game, Player, Scorebook
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +42,9 @@ def test_the_grid_has_a_row_per_double_and_a_number_keypad_in_each_cell(client, 
     book, players = table
     assert 'type="date"' in client.get(reverse("paper_game")).content.decode()
     page = client.get(reverse("paper_game"), setup_data(book, players)).content.decode()
-    assert page.count('class="cell"') == 7 * 3 and page.count('inputmode="numeric"') == 7 * 3
+    # The round form's pips keypad: digits and "+" for a sum ("numeric" has no "+" on an iPhone).
+    assert page.count('class="cell"') == 7 * 3 and page.count(f'inputmode="{PIPS_BOX["inputmode"]}"') == 7 * 3
+    assert PIPS_BOX["inputmode"] == "tel"
     assert [f"{d}-{d}" in page for d in range(7)] == [True] * 7 and 'enterkeyhint="next"' in page
     assert "<script>" not in page
 
