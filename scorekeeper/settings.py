@@ -170,7 +170,7 @@ if TRUSTED_PROXY_COUNT < 0:
     raise ImproperlyConfigured("TRUSTED_PROXY_COUNT is the number of proxies in front of the app: 0 or more.")
 ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
 
-# The live view's limit per client address and link (see scorekeeper.reads.live.retry_after).
+# The live view's limit per client address and link (see scorekeeper.http.links.retry_after).
 LIVE_REQUESTS_PER_MINUTE = int(os.environ.get("LIVE_REQUESTS_PER_MINUTE", "300"))
 
 # Seconds a stream of pushed updates waits for its client to take one event (a client that never
