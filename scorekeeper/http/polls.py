@@ -99,11 +99,13 @@ def live_poll(request, token: str, page: bool):
     from scorekeeper.models import LIVE_SELECTOR_LENGTH, LiveLink
     from scorekeeper.reads import live
 
+    from . import links
+
     if page and settings.SESSION_COOKIE_NAME in request.COOKIES:
         return None  # a signed-in viewer's page names their account (X-Account): the full path
     selector, verifier = token[:LIVE_SELECTOR_LENGTH], token[LIVE_SELECTOR_LENGTH:]
     # One round trip: the budget counted, the epoch and the link, and the game's stamp it points to.
-    counter, window, _left = live.budget_key(request, token)
+    counter, window, _left = links.budget_key(request, token)
     if not kept.trusted():  # before the read (caches.kept): the full path counts the budget
         return None
     found = kept.quietly(
@@ -126,11 +128,11 @@ def live_poll(request, token: str, page: bool):
     else:  # in the viewer's language, read as LocaleMiddleware reads it (its cookie, else the header)
         language = translation.get_language_from_request(request)
         etag = live.page_etag_of(selector, entry.tag, language)
-    if not asks_for(request, etag) or live.retry_after(request, token):
+    if not asks_for(request, etag) or links.retry_after(request, token):
         return None  # spent budgets are answered (429) by the full path
     if not page:
         return not_modified(etag)
-    return live.body_headers(HttpResponseNotModified(), etag, language, signed_out=True)
+    return links.body_headers(HttpResponseNotModified(), etag, language, signed_out=True)
 
 
 def night_poll(request, pk: int):
@@ -152,13 +154,14 @@ def night_live_poll(request, token: str, page: bool):
     """304 for an unchanged night seen through its live link, from the cache and within the
     address's budget; None to take the full path (which also answers 404 and 429)."""
     from scorekeeper.models import LIVE_SELECTOR_LENGTH
-    from scorekeeper.reads import live
     from scorekeeper.reads.nights import link_etag
+
+    from . import links
 
     if page and settings.SESSION_COOKIE_NAME in request.COOKIES:
         return None  # a signed-in viewer's page names their account (X-Account): the full path
     selector, verifier = token[:LIVE_SELECTOR_LENGTH], token[LIVE_SELECTOR_LENGTH:]
-    counter, window, _left = live.budget_key(request, token)
+    counter, window, _left = links.budget_key(request, token)
     if not kept.trusted():  # before the read (caches.kept): the full path counts the budget
         return None
     found = kept.quietly(
@@ -178,11 +181,11 @@ def night_live_poll(request, token: str, page: bool):
         return None
     language = translation.get_language_from_request(request)
     etag = link_etag(selector, entry.tag, language, page=page)
-    if not asks_for(request, etag) or live.retry_after(request, token):
+    if not asks_for(request, etag) or links.retry_after(request, token):
         return None
     if not page:
         return not_modified(etag)
-    return live.body_headers(HttpResponseNotModified(), etag, language, signed_out=True)
+    return links.body_headers(HttpResponseNotModified(), etag, language, signed_out=True)
 
 
 def answer(request):
