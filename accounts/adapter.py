@@ -17,12 +17,15 @@ LOGIN_FAILED = "login_failed"
 
 class AccountAdapter(DefaultAccountAdapter):
     def save_user(self, request, user, form, commit=True):
-        """Every account starts with its personal scorebook (pages and API v1 default to it)."""
+        """Every account starts with its personal scorebook (pages and API v1 default to it); one
+        made from an invite ("Sign up and join") is a member of its scorebook at once."""
         user = super().save_user(request, user, form, commit)
         if commit:
             from scorekeeper.models import Scorebook
+            from scorekeeper.views.scorebooks import join_on_sign_up
 
             Scorebook.personal_for(user)
+            join_on_sign_up(request, user)
         return user
 
     def get_client_ip(self, request) -> str:

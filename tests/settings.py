@@ -30,5 +30,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F
     # thread, waiting on the waiter) fails after 30 s instead of stalling the run. The web's end of
     # idle transactions (IDLE_IN_TRANSACTION_MS) is off for the test's own connection: a test is one
     # transaction from start to end, however long it waits on a server or a browser. The apps the
-    # reliability tests serve (tests/reliability/served.py) run scorekeeper.wsgi, with it.
+    # reliability tests serve (tests/reliability/served.py) run the Procfile's web line (scorekeeper.asgi,
+    # which loads scorekeeper.wsgi), with it.
     DATABASES["default"]["OPTIONS"]["options"] = "-c idle_in_transaction_session_timeout=0 -c lock_timeout=30000"  # noqa: F405

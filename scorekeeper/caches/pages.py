@@ -77,8 +77,8 @@ def page(request, *, fence: kept.Fence, version: int, vary: tuple, draw: Callabl
     _show(request, host)
     game, key, token = fence.game, kept.page_key(fence.game, _vary((*vary, host))), hole()
     found = (kept.quietly(kept.get_many, [key]) or {}).get(key) if fence.usable else None
-    if found is not None and found[:2] == (fence.signature(), version):
-        return HttpResponse(_filled(request, found[2]))
+    if found is not None and (found.signature, found.version) == (fence.signature(), version):
+        return HttpResponse(_filled(request, found.html))
     response = draw(token)
     html = response.content.decode()
     if (nonce := get_nonce(request)) is not None and nonce:  # a nonce the page used: this request's only
@@ -86,6 +86,8 @@ def page(request, *, fence: kept.Fence, version: int, vary: tuple, draw: Callabl
     if fence.usable and response.status_code == 200:
         listed = kept.quietly(kept.get_many, [kept.pages_key(game)]) or {}
         pages = set(listed.get(kept.pages_key(game), ())) | {key}
-        kept.quietly(kept.set_many, {key: (fence.signature(), version, html), kept.pages_key(game): pages}, TTL)
+        kept.quietly(
+            kept.set_many, {key: kept.KeptPage(fence.signature(), version, html), kept.pages_key(game): pages}, TTL
+        )
     response.content = _filled(request, html)
     return response

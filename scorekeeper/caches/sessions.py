@@ -31,8 +31,8 @@ class SessionStore(cached_db.SessionStore):
         read = self._stamps(session_key)
         if read is not None:
             stamps, copy = read
-            if copy is not None and copy[0] == stamps:
-                return copy[1]
+            if copy is not None and copy.stamps == stamps:
+                return copy.data
         row = self._get_session_from_db()
         if row is None:
             return {}
@@ -40,7 +40,7 @@ class SessionStore(cached_db.SessionStore):
         if read is not None:  # under the stamps read before the database: a sign-out since voids it
             kept.quietly(
                 kept.set_many,
-                {self._copy_key(session_key): (read[0], data)},
+                {self._copy_key(session_key): kept.KeptSession(read[0], data)},
                 self.get_expiry_age(expiry=row.expire_date),
             )
         return data
@@ -55,7 +55,9 @@ class SessionStore(cached_db.SessionStore):
         read = read or self._stamps(self.session_key)
         if read is not None:
             kept.quietly(
-                kept.set_many, {self._copy_key(self.session_key): (read[0], self._session)}, self.get_expiry_age()
+                kept.set_many,
+                {self._copy_key(self.session_key): kept.KeptSession(read[0], self._session)},
+                self.get_expiry_age(),
             )
 
     def delete(self, session_key=None):

@@ -55,7 +55,29 @@ class PlayerChoiceField(forms.ModelMultipleChoiceField):
         return super()._check_values(value)
 
 
-class NewGameForm(forms.Form):
+class TappedSeatsForm(forms.Form):
+    """A form whose players are seated in the order they were tapped (new-game.js numbers the seats
+    and writes that order into `seat_order`): the new game's, the paper game's."""
+
+    seat_order = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def clean_seat_order(self) -> list[int]:
+        """The page's script writes the tapped players' ids here, comma-separated."""
+        items = [item for item in self.cleaned_data["seat_order"].split(",") if item.strip()]
+        ids = [parse_id(item) for item in items]
+        if None in ids:
+            raise forms.ValidationError(_("The seat order is not a list of players: tap the players again."))
+        return ids
+
+    def seated_player_ids(self) -> list[int]:
+        """The chosen players in the order tapped; any not in that order (no script) after them, as listed."""
+        chosen = [player.pk for player in self.cleaned_data["players"]]
+        tapped = self.cleaned_data.get("seat_order") or []
+        ordered = [pk for pk in dict.fromkeys(tapped) if pk in chosen]
+        return ordered + [pk for pk in chosen if pk not in ordered]
+
+
+class NewGameForm(TappedSeatsForm):
     name = forms.CharField(
         max_length=80,
         required=False,
@@ -68,8 +90,6 @@ class NewGameForm(forms.Form):
         label=gettext_lazy("Players"),
         error_messages={"required": gettext_lazy("Tick the players at the table: at least two.")},
     )
-    # The order players were tapped in, filled by the page's script: that is the seat order.
-    seat_order = forms.CharField(required=False, widget=forms.HiddenInput)
     preset = forms.ChoiceField(
         choices=[(key, label) for key, (label, _rules) in PRESETS.items()],
         initial="standard",
@@ -135,20 +155,6 @@ class NewGameForm(forms.Form):
         from ..services import default_game_name  # the services read the forms' choices
 
         self.fields["name"].widget.attrs["placeholder"] = default_game_name(scorebook)  # what an empty name becomes
-
-    def clean_seat_order(self) -> list[int]:
-        """The page's script writes the tapped players' ids here, comma-separated."""
-        items = [item for item in self.cleaned_data["seat_order"].split(",") if item.strip()]
-        ids = [parse_id(item) for item in items]
-        if None in ids:
-            raise forms.ValidationError(_("The seat order is not a list of players: tap the players again."))
-        return ids
-
-    def seated_player_ids(self) -> list[int]:
-        chosen = [player.pk for player in self.cleaned_data["players"]]
-        tapped = self.cleaned_data.get("seat_order") or []
-        ordered = [pk for pk in dict.fromkeys(tapped) if pk in chosen]
-        return ordered + [pk for pk in chosen if pk not in ordered]
 
     def clean(self):
         """The options together, as the rules judge them (a first double beyond the set, a number

@@ -15,17 +15,19 @@ from ..models import TILE_SET_CHOICES, Player
 from ..rules.game import GameRules
 from ..rules.rounds import EntryInput
 from ..rules.tiles import DASHES, DEFAULT_SET, TileError, parse_tile, read_pips, split_tiles
-from .games import PlayerChoiceField
-from .rounds import MAX_PIPS
+from .games import PlayerChoiceField, TappedSeatsForm
+from .rounds import MAX_PIPS, PIPS_BOX
 
-# The grid's cells: what the phone shows (its number keypad), and moving like a spreadsheet.
-CELL = {"inputmode": "numeric", "autocomplete": "off", "enterkeyhint": "next", "spellcheck": "false",
+# The grid's cells: what the phone shows (the round form's pips keypad: digits with "+" for a sum, which
+# the numeric keypads of iOS lack), and moving like a spreadsheet.
+CELL = {"inputmode": PIPS_BOX["inputmode"], "autocomplete": "off", "enterkeyhint": "next", "spellcheck": "false",
         "autocapitalize": "off", "class": "cell"}  # fmt: skip
 CELL_TEXT = 200  # characters: a hand of tiles written out is far shorter
 
 
-class PaperSetupForm(forms.Form):
-    """The day it was played, who played, and the set: what the grid is drawn from (a GET form)."""
+class PaperSetupForm(TappedSeatsForm):
+    """The day it was played, who played (in the order tapped, as on the new-game page), and the
+    set: what the grid is drawn from (a GET form)."""
 
     played_on = forms.DateField(
         label=gettext_lazy("Day it was played"),
@@ -34,7 +36,7 @@ class PaperSetupForm(forms.Form):
     players = PlayerChoiceField(
         queryset=Player.objects.none(),
         widget=forms.CheckboxSelectMultiple,
-        label=gettext_lazy("Players, in seat order"),
+        label=gettext_lazy("Players"),
         error_messages={"required": gettext_lazy("Tick the players of the sheet: at least two.")},
     )
     tile_set = forms.TypedChoiceField(
@@ -57,9 +59,9 @@ class PaperSetupForm(forms.Form):
         return day
 
     def seated(self) -> list[Player]:
-        """The players in the order they were sent (the list's order: the grid's columns)."""
-        sent = [str(pk) for pk in self.data.getlist("players")] if hasattr(self.data, "getlist") else []
-        return sorted(self.cleaned_data["players"], key=lambda p: sent.index(str(p.pk)) if str(p.pk) in sent else 0)
+        """The players in seat order (the order tapped): the grid's columns, the game's seats."""
+        chosen = {player.pk: player for player in self.cleaned_data["players"]}
+        return [chosen[pk] for pk in self.seated_player_ids()]
 
 
 class Cell:

@@ -30,11 +30,11 @@ class PlayerForm(forms.ModelForm):
             raise forms.ValidationError(
                 _(
                     '{book} already has a player named "{name}", archived: bring them back from the players page.'
-                ).format(book=self.scorebook.name, name=clash.name)
+                ).format(book=self.scorebook.shown_name, name=clash.name)
             )
         if clash is not None:
             raise forms.ValidationError(
-                _('{book} already has a player named "{name}".').format(book=self.scorebook.name, name=clash.name)
+                _('{book} already has a player named "{name}".').format(book=self.scorebook.shown_name, name=clash.name)
             )
         return name
 

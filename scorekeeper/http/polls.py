@@ -70,10 +70,10 @@ def member_poll(request, pk: int):
     session = token or request.COOKIES.get(settings.SESSION_COOKIE_NAME)
     if not session or (entry := kept.member_entry(session, pk)) is None:
         return None
-    etag = Game.etag_of(pk, entry[5])
+    etag = Game.etag_of(pk, entry.tag)
     if not asks_for(request, etag):
         return None
-    return not_modified(etag, None if token else entry[4])
+    return not_modified(etag, None if token else entry.user)
 
 
 def sheet_poll(request, pk: int):
@@ -83,13 +83,12 @@ def sheet_poll(request, pk: int):
     session = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
     if not session or (entry := kept.member_entry(session, pk, "sheet")) is None:
         return None
-    _signature, version, role, language = entry[:5], entry[5], entry[6], entry[7]
-    if language != translation.get_language_from_request(request):
+    if entry.language != translation.get_language_from_request(request):
         return None  # asked in another language than the page was drawn in: the full path says
-    etag = sheet_etag(pk, version, entry[4], role, language)
+    etag = sheet_etag(pk, entry.tag, entry.user, entry.role, entry.language)
     if not asks_for(request, etag):
         return None
-    response = not_modified(etag, entry[4])
+    response = not_modified(etag, entry.user)
     response["Cache-Control"] = PRIVATE  # http.private.PrivateAnswersMiddleware's, for a page
     return response
 
@@ -100,11 +99,13 @@ def live_poll(request, token: str, page: bool):
     from scorekeeper.models import LIVE_SELECTOR_LENGTH, LiveLink
     from scorekeeper.reads import live
 
+    from . import links
+
     if page and settings.SESSION_COOKIE_NAME in request.COOKIES:
         return None  # a signed-in viewer's page names their account (X-Account): the full path
     selector, verifier = token[:LIVE_SELECTOR_LENGTH], token[LIVE_SELECTOR_LENGTH:]
     # One round trip: the budget counted, the epoch and the link, and the game's stamp it points to.
-    counter, window, _left = live.budget_key(request, token)
+    counter, window, _left = links.budget_key(request, token)
     if not kept.trusted():  # before the read (caches.kept): the full path counts the budget
         return None
     found = kept.quietly(
@@ -120,18 +121,18 @@ def live_poll(request, token: str, page: bool):
         return None
     request.live_count, request.live_count_key = found[0], counter  # counted: the full path counts it once
     entry = kept.link_entry(found[1], found[2])
-    if entry is None or not secrets.compare_digest(entry[1], kept.digest(verifier)):
+    if entry is None or not secrets.compare_digest(entry.verifier, kept.digest(verifier)):
         return None
     if not page:
-        etag = LiveLink.etag_of(selector, entry[4])
+        etag = LiveLink.etag_of(selector, entry.tag)
     else:  # in the viewer's language, read as LocaleMiddleware reads it (its cookie, else the header)
         language = translation.get_language_from_request(request)
-        etag = live.page_etag_of(selector, entry[4], language)
-    if not asks_for(request, etag) or live.retry_after(request, token):
+        etag = live.page_etag_of(selector, entry.tag, language)
+    if not asks_for(request, etag) or links.retry_after(request, token):
         return None  # spent budgets are answered (429) by the full path
     if not page:
         return not_modified(etag)
-    return live.body_headers(HttpResponseNotModified(), etag, language, signed_out=True)
+    return links.body_headers(HttpResponseNotModified(), etag, language, signed_out=True)
 
 
 def night_poll(request, pk: int):
@@ -143,23 +144,24 @@ def night_poll(request, pk: int):
     session = token or request.COOKIES.get(settings.SESSION_COOKIE_NAME)
     if not session or (entry := kept.night_member_entry(session, pk)) is None:
         return None
-    etag = member_etag(pk, entry[-1], translation.get_language_from_request(request))
+    etag = member_etag(pk, entry.tag, translation.get_language_from_request(request))
     if not asks_for(request, etag):
         return None
-    return not_modified(etag, None if token else entry[3])
+    return not_modified(etag, None if token else entry.user)
 
 
 def night_live_poll(request, token: str, page: bool):
     """304 for an unchanged night seen through its live link, from the cache and within the
     address's budget; None to take the full path (which also answers 404 and 429)."""
     from scorekeeper.models import LIVE_SELECTOR_LENGTH
-    from scorekeeper.reads import live
     from scorekeeper.reads.nights import link_etag
+
+    from . import links
 
     if page and settings.SESSION_COOKIE_NAME in request.COOKIES:
         return None  # a signed-in viewer's page names their account (X-Account): the full path
     selector, verifier = token[:LIVE_SELECTOR_LENGTH], token[LIVE_SELECTOR_LENGTH:]
-    counter, window, _left = live.budget_key(request, token)
+    counter, window, _left = links.budget_key(request, token)
     if not kept.trusted():  # before the read (caches.kept): the full path counts the budget
         return None
     found = kept.quietly(
@@ -175,15 +177,15 @@ def night_live_poll(request, token: str, page: bool):
         return None
     request.live_count, request.live_count_key = found[0], counter
     entry = kept.night_link_entry(found[1], found[2])
-    if entry is None or not secrets.compare_digest(entry[1], kept.digest(verifier)):
+    if entry is None or not secrets.compare_digest(entry.verifier, kept.digest(verifier)):
         return None
     language = translation.get_language_from_request(request)
-    etag = link_etag(selector, entry[-1], language, page=page)
-    if not asks_for(request, etag) or live.retry_after(request, token):
+    etag = link_etag(selector, entry.tag, language, page=page)
+    if not asks_for(request, etag) or links.retry_after(request, token):
         return None
     if not page:
         return not_modified(etag)
-    return live.body_headers(HttpResponseNotModified(), etag, language, signed_out=True)
+    return links.body_headers(HttpResponseNotModified(), etag, language, signed_out=True)
 
 
 def answer(request):

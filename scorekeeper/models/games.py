@@ -11,11 +11,11 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
-from django.utils.formats import date_format
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from .. import clock
 from ..rules.game import DEFAULT_PENALTY, MAX_ROUNDS, RULE_FIELDS, GameRules, TieBreak
 from ..rules.rounds import Seat as SeatRule
 from ..rules.scoring import EndReason
@@ -89,10 +89,9 @@ TIE_BREAK_CHOICES = [
 
 
 def numbered_title(number: int, day) -> str:
-    """What a game without a name is called: "Game 3 · Mon 23 Nov", in the current language."""
-    # Translators: the day in a new game's name, as Django's date format ("Mon 23 Nov"; Spanish months are lowercase: "D j b").
-    day = date_format(day, pgettext("day in a game's name", "D j M"))
-    return gettext("Game {number} · {day}").format(number=number, day=day)
+    """What a game without a name is called: "Game 3 · Mon 23 Nov", in the current language (the day as
+    every page writes one, clock.day: a paper game of another year says its year)."""
+    return gettext("Game {number} · {day}").format(number=number, day=clock.day(day))
 
 
 class Game(ReaderRole, models.Model):

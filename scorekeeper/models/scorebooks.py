@@ -46,6 +46,17 @@ def personal_name(owner_name: str, language: str | None = None) -> str:
     return words.format(name=owner_name.strip()[:room].strip() or "?")
 
 
+def personal_owner(name: str) -> str | None:
+    """The owner's name in `name` when it is a personal scorebook's first name in any language of
+    the site ("Ana's scorebook", "Libreta de Ana" -> "Ana"); None for any other name."""
+    for language, _words in settings.LANGUAGES:
+        with translation.override(language):
+            before, after = str(PERSONAL_NAME).split("{name}")
+        if len(name) > len(before) + len(after) and name.startswith(before) and name.endswith(after):
+            return name[len(before) : len(name) - len(after)]
+    return None
+
+
 class Scorebook(ReaderRole, models.Model):
     """One set of players, games and leaderboards, kept by its members."""
 
@@ -73,6 +84,20 @@ class Scorebook(ReaderRole, models.Model):
 
     def __str__(self):
         return self.name
+
+    @property
+    def shown_name(self) -> str:
+        """Its name as the page's language says it: a personal scorebook still under the name it
+        started with, made in another language, reads in this one ("Ana's scorebook" is "Libreta de
+        Ana" on a Spanish page, never "Libreta Ana's scorebook"); a name given by its owner, as given."""
+        owner = personal_owner(self.name) if self.personal_of_id is not None else None
+        return self.name if owner is None else personal_name(owner)
+
+    @property
+    def default_named(self) -> bool:
+        """Still under its first name, which says "scorebook" itself: a page's "Scorebook" before it
+        would say it twice ("Scorebook Ana's scorebook")."""
+        return self.personal_of_id is not None and personal_owner(self.name) is not None
 
     @property
     def personal(self) -> bool:

@@ -7,25 +7,16 @@ scores only: no ids of the account's other objects, no email."""
 
 import re
 import secrets
-import time
 from collections.abc import Callable
 
-from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 
-from ..caches import backends as shared_cache
 from ..caches import kept
-from ..http.proxies import client_address
 from ..models import LIVE_SELECTOR_LENGTH, LIVE_TOKEN_LENGTH, Game, LiveLink, entry_values
 from .sheet import Sheet, build_sheet
 
 _TOKEN = re.compile(rf"^[A-Za-z0-9_-]{{{LIVE_TOKEN_LENGTH}}}$")
-# Requests per client address and link in one minute (settings.LIVE_REQUESTS_PER_MINUTE): a
-# table's phones and a TV poll every 2 s (30 a minute each), so the default lets ten share one
-# home connection; a leaked link hammered from one address is refused with 429.
-WINDOW = 60
 
 
 def find(token: str) -> LiveLink | None:
@@ -52,19 +43,6 @@ def page_etag(link: LiveLink) -> str:
 
 def page_etag_of(selector: str, version: int, language: str) -> str:
     return f'"live-{selector}-v{version}-{language}"'
-
-
-def body_headers(response, etag: str, language: str, *, signed_out: bool = False):
-    """The headers of the live page's body (a 200 or a 304, the view's or the poll's): the same
-    for every viewer in one language, so `no-cache`, never private."""
-    from ..http.offline import ACCOUNT_HEADER, SIGNED_OUT
-
-    response["ETag"], response["Cache-Control"], response["Content-Language"] = etag, "no-cache", language
-    if signed_out:  # the poll's 304, before the middleware that says so on the full path
-        response["Content-Type"], response[ACCOUNT_HEADER] = "text/html; charset=utf-8", SIGNED_OUT
-        response["Vary"], response["X-Frame-Options"] = "Accept-Language, Cookie", "DENY"
-    response["X-Robots-Tag"] = "noindex, nofollow"
-    return response
 
 
 def sheet_of(link: LiveLink) -> Sheet:
@@ -109,23 +87,13 @@ def public(sheet: Sheet) -> dict:
     }
 
 
-class Throttled(Exception):
-    """Too many requests from this address for this link: try again in `wait` seconds."""
-
-    def __init__(self, wait: int):
-        self.wait = wait
-        super().__init__(_("Too many requests: try again in {seconds} seconds.").format(seconds=wait))
-
-
-def open_link(request, token: str) -> LiveLink | None:
-    """What the page, its body and the API ask first: the client's budget (Throttled when spent),
-    then the link with its game's version (one query), or None when it opens nothing. What it found
+def open_link(token: str) -> LiveLink | None:
+    """What the page, its body and the API ask once the client's budget is counted (http.links): the
+    link with its game's version (one query), or None when it opens nothing. What it found
     is remembered for the polls (caches.kept), under the stamps read before the database was asked.
     The first time a link is seen (its game not yet known to the cache: once a day per link), the
     game's stamp is read after the database: a revocation in that moment is trusted away only when
     the stamp expires (TTL), a window left open to keep this a one-query answer."""
-    if wait := retry_after(request, token):
-        raise Throttled(wait)
     fence = kept.link_fence(token[:LIVE_SELECTOR_LENGTH]) if _TOKEN.match(token) else kept.Fence()
     link = find(token)
     if link is not None and fence.usable:
@@ -144,25 +112,3 @@ def shared(kind: str, etag: str, build: Callable[[], object]):
         value = build()
         cache.set(key, value, timeout=600)
     return value
-
-
-def budget_key(request, token: str) -> tuple[str, int, int]:
-    """The key the client's count for this link lives under in the shared cache, the window's
-    length, and the seconds left in it."""
-    window = WINDOW
-    now = int(time.time())
-    start = now - now % window
-    address = client_address(request)
-    selector = token[:LIVE_SELECTOR_LENGTH] if isinstance(token, str) and _TOKEN.match(token) else "malformed"
-    return f"live-rate:{selector}:{address}:{start}", window, start + window - now or 1
-
-
-def retry_after(request, token: str) -> int:
-    """0 when this request may go on; otherwise the seconds until the client's window ends. The
-    counts live in the shared cache, so every worker sees the same ones. A request the cached poll
-    already counted (http.polls.live_poll, which passed it on) is not counted twice."""
-    key, window, left = budget_key(request, token)
-    count = getattr(request, "live_count", None)
-    if count is None or getattr(request, "live_count_key", None) != key:
-        count = shared_cache.hit(cache, key, window + 1)
-    return 0 if count <= settings.LIVE_REQUESTS_PER_MINUTE else left

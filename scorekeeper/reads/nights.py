@@ -179,15 +179,12 @@ def public(read: NightRead) -> dict:
     }
 
 
-def open_link(request, token: str) -> tuple[NightLink, str] | None:
-    """What the live page, its body and the API ask first: the client's budget (live.Throttled when
-    spent), then the link with its night (one query) and the night's fingerprint (one more), or None
-    when it opens nothing. Remembered for the polls under the stamps read before the database."""
+def open_link(token: str) -> tuple[NightLink, str] | None:
+    """What the live page, its body and the API ask once the client's budget is counted (http.links):
+    the link with its night (one query) and the night's fingerprint (one more), or None when it opens
+    nothing. Remembered for the polls under the stamps read before the database."""
     from ..caches import kept
-    from . import live
 
-    if wait := live.retry_after(request, token):
-        raise live.Throttled(wait)
     fence = kept.night_link_fence(token[:LIVE_SELECTOR_LENGTH]) if _TOKEN.match(token) else kept.NightFence()
     link = find(token)
     if link is None:

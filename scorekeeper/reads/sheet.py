@@ -19,6 +19,11 @@ from ..rules.seating import SeatChange, opening_total, opening_totals, seat_line
 from ..selectors import game_state
 
 WIDE = 6  # players a sheet shows side by side on a phone held upright
+# The longest word (in letters) a head shows whole in a column of a sheet of two to six players on a
+# 390 px phone held upright, a word of TIGHT_WORD letters or more set smaller (site.css `.tight`):
+# measured with the longest names of the browser tests. A sheet with a longer word turns to a row
+# per player there, as a sheet of more than WIDE does, so no name is ever broken mid-word.
+WHOLE_WORD = {2: 14, 3: 11, 4: 9, 5: 7, 6: 4}
 
 
 @dataclass
@@ -64,6 +69,12 @@ class Column:
         """Its short name has a word of six letters or more: set smaller on a sheet of up to six
         columns, where each column is as narrow as the screen makes it ("Grandma J.", "Cousin G.")."""
         return max(len(word) for word in self.short.split()) >= TIGHT_WORD
+
+    @property
+    def longest_word(self) -> int:
+        """The letters of the longest word its head shows: its short name's, or the one of whose seat
+        it continues ("for Grandma J.")."""
+        return max(len(word) for word in f"{self.short} {self.before_short}".split())
 
     @property
     def took_over_from(self) -> SeatState | None:
@@ -124,8 +135,11 @@ class Sheet:
 
     @property
     def wide(self) -> bool:
-        """More columns than a phone held upright shows at once: the sheet says there are more."""
-        return len(self.columns) > WIDE
+        """Wider than a phone held upright shows whole: more than WIDE columns, or a head with a word
+        longer than its column holds (WHOLE_WORD). On a narrow screen it turns to a row per player
+        (`lines`), and the paper sheet below it scrolls sideways and says so."""
+        whole = WHOLE_WORD.get(len(self.columns), 0)
+        return any(column.longest_word > whole for column in self.columns)
 
     @property
     def latest(self) -> Row | None:
@@ -135,7 +149,7 @@ class Sheet:
 
     @property
     def lines(self) -> list[tuple[Column, Cell | None]]:
-        """The sheet turned to a row per player for a narrow screen (a table wider than WIDE): each
+        """The sheet turned to a row per player for a narrow screen (a `wide` table): each
         column in seat order with its cell of the last round played (None before the first)."""
         latest = self.latest
         return [(column, latest.cells[i] if latest else None) for i, column in enumerate(self.columns)]

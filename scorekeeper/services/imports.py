@@ -115,6 +115,7 @@ def check_import(
     uid=None,
     changes: Sequence[SeatChangeRule] = (),
     stopped_after: int | None = None,
+    stop_at_end: bool = False,
     casual: bool = False,
 ) -> CheckedGame:
     """Check a played game as creating it, recording each round and making each seat change would,
@@ -122,7 +123,9 @@ def check_import(
     scorebook it goes into; `changes`: its seat changes in the order made, each after some rounds).
     Each change passes the table's rules where it was made (a problem is keyed "seat_changes[i]"),
     each round is scored with the players seated in it; `stopped_after`: the table agreed to stop
-    after that round, its last (as finish_game stops a game). Raises InvalidInput."""
+    after that round, its last (as finish_game stops a game); `stop_at_end`: a game its rounds do not
+    end was stopped after its last one, as agreed (a paper sheet ends where the evening did). Raises
+    InvalidInput."""
     errors = {key: [message] for key, message in rules.problems().items()}
     order = [pk for pk, _name in seats]
     at_start = seating.seated_at_start(order, changes)
@@ -175,6 +178,8 @@ def check_import(
             if change.after >= state.ended_after:  # nobody sits down at, or leaves, a finished game
                 refused = seating.refusal(change, seated=(), sat=(), names=names, finished=True)
                 raise InvalidInput({f"seat_changes[{index}]": [str(refused.message)]})
+    if stop_at_end and stopped_after is None and state.ended_after is None:
+        stopped_after = len(scored_rounds)
     if stopped_after is not None:
         if (problem := stop_problem(state)) is not None or stopped_after != len(scored_rounds):
             message = problem or _("The table stops after the last round played, round {number}.").format(

@@ -5,7 +5,9 @@ Every round and seat change passes the checks one recorded at the table passes (
 rules.rounds.score_round and rules.game.place_round for each round, as submit_round does, and
 rules.seating.refusal for each seat change, as change_seat does); the first refusal names
 `rounds[i]` (or `seat_changes[i]`) and, through the rules' own message, the player. The game is then
-saved as an import is (save_imports: a fixed number of statements whatever its rounds), dated by its
+saved as an import is (save_imports: a fixed number of statements whatever its rounds), stopped by
+agreement after its last round when its rounds do not end it and the page says the evening is over
+(`finish`) or the API says so (`stopped_after`, as export version 2 writes it), and dated by its
 day: its finished_at is a moment of that day (rules.paper.counted_at), so the seasons, boards,
 streaks and the ratings' order count it where its day says. The ratings are replayed once from that
 point (ratings.deferred): inside the request for a recent day, by the task in one pass when more
@@ -44,11 +46,15 @@ def enter_paper_game(
     number: int | None = None,
     night: int | None = None,
     casual: bool = False,
+    stopped_after: int | None = None,
+    finish: bool = False,
 ) -> Game:
     """Save a game played on `played_on` (a day where `scorebook` plays, not after today) with its
     `rounds` ((starting double, entries) in play order) and seat `changes`; `players`: everyone who
-    sat at its table, in seat order. Finished when its rounds end it. Raises InvalidInput: the
-    fields first (players, played_on, night, rounds), then the first round or seat change refused."""
+    sat at its table, in seat order. Finished when its rounds end it; otherwise stopped as agreed
+    after `stopped_after` (its last round), or after its last round whatever it is with `finish` (the
+    page: a sheet is typed in once its evening is over). Raises InvalidInput: the fields first
+    (players, played_on, night, rounds), then the first round or seat change refused."""
     player_ids = list(players)
     found, errors = table_of(scorebook, rules, player_ids)
     if (problem := paper.day_problem(played_on, scorebook.today())) is not None:
@@ -81,6 +87,8 @@ def enter_paper_game(
         played_at=moment,
         finished_at=moment,
         changes=changes,
+        stopped_after=stopped_after,
+        stop_at_end=finish,
         casual=casual,
     )
     checked = dataclasses.replace(checked, night=night, number=number, played_on=played_on, entered_afterwards=True)

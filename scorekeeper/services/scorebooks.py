@@ -56,7 +56,9 @@ def delete(*, book: Scorebook, role: str | None) -> None:
     if book.personal:
         raise Conflict(_("Your personal scorebook cannot be deleted."), "personal_scorebook")
     if book.games.alive().exists():
-        raise Conflict(_("{name} still has games: delete them first.").format(name=book.name), "scorebook_has_games")
+        raise Conflict(
+            _("{name} still has games: delete them first.").format(name=book.shown_name), "scorebook_has_games"
+        )
     announce("scorebook deleted", scorebooks=[book.pk])
     book.delete()
 

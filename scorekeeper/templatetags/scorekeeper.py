@@ -9,25 +9,6 @@ from ..rules.game import doubles_ahead as open_after
 register = template.Library()
 
 
-SOFT_HYPHEN = "\u00ad"
-
-
-@register.filter
-def breakable(name: str) -> str:
-    """A short name whose long words may break with a hyphen every five letters ("Grand-ma"), at
-    least two letters after the last break: a column of a six-player sheet holds about six letters,
-    and a word wider than that was cut at its edge ("Grandn"). Only a break the line needs shows."""
-    words = []
-    for word in name.split(" "):
-        if len(word) >= 7:
-            parts = [word[i : i + 5] for i in range(0, len(word), 5)]
-            if len(parts[-1]) < 2:
-                parts[-2:] = [parts[-2] + parts[-1]]
-            word = SOFT_HYPHEN.join(parts)
-        words.append(word)
-    return " ".join(words)
-
-
 @register.filter
 def move_of(moves: dict, player):
     """A player's rating move on the game-over card (reads.story.card_moves), if they have one."""

@@ -12,10 +12,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from .. import clock
+from ..http import links
 from ..http.private import unchanged
 from ..reads import charts, live
 from ..selectors import game_to_write
-from ..services import live as links
+from ..services import live as sharing
 from .common import qr_svg, tv_aware
 
 
@@ -23,7 +24,7 @@ from .common import qr_svg, tv_aware
 @require_POST
 def share_game(request, pk):
     """Make the live link, or replace it (the old one stops working at once)."""
-    links.share(game=game_to_write(request.user, pk), by=request.user)
+    sharing.share(game=game_to_write(request.user, pk), by=request.user)
     messages.success(request, _("Live link ready: show the QR code to the table."))
     return redirect(reverse("game", kwargs={"pk": pk}) + "#live-share")
 
@@ -31,7 +32,7 @@ def share_game(request, pk):
 @login_required
 @require_POST
 def revoke_share(request, pk):
-    links.revoke(game=game_to_write(request.user, pk))
+    sharing.revoke(game=game_to_write(request.user, pk))
     messages.success(request, _("The live link is stopped."))
     return redirect(reverse("game", kwargs={"pk": pk}) + "#live-share")
 
@@ -40,12 +41,12 @@ def _live(request, token, template):
     """The live page or its swappable body: no account; 304 when neither the game nor the
     viewer's language has changed."""
     try:
-        link = live.open_link(request, token)
-    except live.Throttled as refused:
+        links.spend(request, token)
+    except links.Throttled as refused:
         response = HttpResponse(str(refused), status=429, content_type="text/plain; charset=utf-8")
         response["Retry-After"] = str(refused.wait)
         return response
-    if link is None:
+    if (link := live.open_link(token)) is None:
         return render(request, "scorekeeper/live_gone.html", status=404)
     etag = live.page_etag(link)  # the game's version and the language
     if template == LIVE_BODY and unchanged(request, etag):
@@ -55,7 +56,7 @@ def _live(request, token, template):
     else:
         response = HttpResponse(_drawn(request, template, link, token, etag))
     if template == LIVE_BODY:  # the same for every viewer in one language, as the poll's 304 says
-        live.body_headers(response, etag, get_language())
+        links.body_headers(response, etag, get_language())
     else:  # the page carries the viewer's CSRF token
         response["ETag"], response["Cache-Control"] = etag, "private, no-cache"
         response["Content-Language"], response["X-Robots-Tag"] = get_language(), "noindex, nofollow"

@@ -16,9 +16,9 @@ from django.views.decorators.http import require_POST
 from .. import clock
 from ..errors import InvalidInput
 from ..forms import GameNightForm, NightForm
+from ..http import links
 from ..http.private import unchanged
 from ..models import Night, NightLink
-from ..reads import live
 from ..reads import nights as reads
 from ..selectors import game_to_write, night_for, scorebook_for
 from ..services import nights
@@ -155,12 +155,12 @@ NIGHT_BODY = "scorekeeper/partials/night_body.html"
 def _live(request, token, template):
     """The night's live page or its swappable body: no account; 304 while unchanged."""
     try:
-        opened = reads.open_link(request, token)
-    except live.Throttled as refused:
+        links.spend(request, token)
+    except links.Throttled as refused:
         response = HttpResponse(str(refused), status=429, content_type="text/plain; charset=utf-8")
         response["Retry-After"] = str(refused.wait)
         return response
-    if opened is None:
+    if (opened := reads.open_link(token)) is None:
         return render(request, "scorekeeper/live_gone.html", status=404)
     link, part = opened
     etag = reads.link_etag(link.selector, part, page=True)
@@ -176,7 +176,7 @@ def _live(request, token, template):
         context = {"read": reads.read(link.night), "token": token, "etag": etag}
         response = render(request, template, context)
     if template == LIVE_BODY:
-        live.body_headers(response, etag, get_language())
+        links.body_headers(response, etag, get_language())
     else:
         response["ETag"], response["Cache-Control"] = etag, "private, no-cache"
         response["Content-Language"], response["X-Robots-Tag"] = get_language(), "noindex, nofollow"

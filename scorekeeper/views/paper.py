@@ -35,6 +35,7 @@ def paper_game(request):
                 rounds=grid.rounds(),
                 name=setup.cleaned_data["name"],
                 number=services.next_game_number(book),
+                finish=True,  # a sheet is typed in once its evening is over: the rows left empty were not played
             )
         except services.InvalidInput as invalid:
             grid.refused(invalid.errors, invalid.round_errors)

@@ -7,12 +7,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.formats import date_format, number_format
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
-from .. import selectors, services
+from .. import clock, selectors, services
 from ..forms import LeaderboardFilterForm, MergeForm, PlayerForm, StatsFilterForm
 from ..models import Player
 from ..reads import charts, seasons, stats, story
@@ -242,7 +242,7 @@ def filter_words(chosen: dict) -> list[str]:
     if chosen["season"] is not None:
         words.append(_("the season {name}").format(name=chosen["season"].name))
     if chosen["since"] is not None:
-        words.append(_("since {day}").format(day=date_format(chosen["since"], "DATE_FORMAT")))
+        words.append(_("since {day}").format(day=clock.day(chosen["since"])))
     return words
 
 

@@ -1,12 +1,14 @@
 """Pages of scorebooks: members, roles, invites and switching between books."""
 
+from urllib.parse import urlsplit
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.db.models import Count, F
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -28,7 +30,7 @@ def scorebook_list(request):
     if request.method == "POST" and form.is_valid():
         book = scorebooks.create(by=request.user, name=form.cleaned_data["name"])
         messages.success(
-            request, _("Created {name}: invite the people who keep score with you.").format(name=book.name)
+            request, _("Created {name}: invite the people who keep score with you.").format(name=book.shown_name)
         )
         return redirect("scorebook", pk=book.pk)
     books = Scorebook.objects.for_user(request.user).annotate(member_count=Count("memberships", distinct=True))
@@ -41,7 +43,7 @@ def scorebook_list(request):
 def scorebook(request, pk, night_form=None):
     """Members and roles, invites (owners), rename, leave, delete; its club nights (scorers add one)."""
     book = scorebook_for(request.user, pk)
-    form = ScorebookForm(initial={"name": book.name})
+    form = ScorebookForm(initial={"name": book.shown_name})
     zone_form = TimeZoneForm(initial={"time_zone": book.time_zone}, prefix="zone")
     if request.method == "POST" and "zone-time_zone" in request.POST:
         zone_form = TimeZoneForm(request.POST, prefix="zone")
@@ -58,7 +60,7 @@ def scorebook(request, pk, night_form=None):
         form = ScorebookForm(request.POST)
         if form.is_valid():
             scorebooks.rename(book=book, role=book.role, name=form.cleaned_data["name"])
-            messages.success(request, _("Renamed to {name}.").format(name=book.name))
+            messages.success(request, _("Renamed to {name}.").format(name=book.shown_name))
             return redirect("scorebook", pk=pk)
     invite = None
     code = request.GET.get("invite")
@@ -89,7 +91,7 @@ def scorebook(request, pk, night_form=None):
 def switch_scorebook(request, pk):
     book = scorebook_for(request.user, pk)
     scorebooks.switch(request.user, book)
-    messages.success(request, _("Now keeping score in {name}.").format(name=book.name))
+    messages.success(request, _("Now keeping score in {name}.").format(name=book.shown_name))
     return redirect(safe_next(request) or "home")
 
 
@@ -131,10 +133,35 @@ def invite(request, code):
     if request.method == "POST":
         book = scorebooks.accept(code=code, user=request.user)
         scorebooks.switch(request.user, book)
-        messages.success(request, _("You joined {name}.").format(name=book.name))
+        messages.success(request, _("You joined {name}.").format(name=book.shown_name))
         return redirect("home")
     member = found.scorebook.memberships.filter(user=request.user).first()
+    if member and request.session.pop(JOINED_BY_INVITE, None) == code:
+        return redirect("home")  # joined as they signed up (join_on_sign_up): home says so
     return render(request, "scorekeeper/invite.html", {"invite": found, "member": member})
+
+
+JOINED_BY_INVITE = "joined_by_invite"  # the session's note of the invite a sign-up just joined by
+
+
+def join_on_sign_up(request, user) -> None:
+    """ "Sign up and join": a sign-up whose `next` is an invite's page (accounts.adapter) joins its
+    scorebook there and then, and that scorebook becomes the current one; the invite's page, reached
+    next, sends them home, where "You joined ..." says so. No second "Join" tap. An invite expired
+    or used meanwhile joins nothing, and its page says why."""
+    try:
+        match = resolve(urlsplit(request.POST.get("next") or request.GET.get("next") or "").path)
+    except Resolver404:
+        return
+    if match.url_name != "invite":
+        return
+    try:
+        book = scorebooks.accept(code=match.kwargs["code"], user=user)
+    except Http404:
+        return
+    scorebooks.switch(user, book)
+    request.session[JOINED_BY_INVITE] = match.kwargs["code"]
+    messages.success(request, _("You joined {name}.").format(name=book.shown_name))
 
 
 @login_required
@@ -147,7 +174,7 @@ def remove_member(request, pk, user_pk):
         messages.error(request, str(conflict))
         return redirect("scorebook", pk=pk)
     if user_pk == request.user.pk:
-        messages.success(request, _("You left {name}.").format(name=book.name))
+        messages.success(request, _("You left {name}.").format(name=book.shown_name))
         return redirect("scorebooks")
     messages.success(request, _("Removed from the scorebook."))
     return redirect("scorebook", pk=pk)
@@ -175,5 +202,5 @@ def delete_scorebook(request, pk):
     except services.Conflict as conflict:
         messages.error(request, str(conflict))
         return redirect("scorebook", pk=pk)
-    messages.success(request, _("Deleted {name}.").format(name=book.name))
+    messages.success(request, _("Deleted {name}.").format(name=book.shown_name))
     return redirect("scorebooks")

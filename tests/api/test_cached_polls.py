@@ -4,6 +4,7 @@ game, and never a 304 that the full path would not give."""
 import random
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from django.test import Client
 
@@ -49,7 +50,7 @@ def test_the_cached_304_carries_the_headers_of_the_full_one(followed):
 def test_entries_written_at_once_expire_at_spread_times_none_later_than_the_bound(followed, monkeypatch):
     """Phones that open their games together must not all take the full way together a minute later."""
     api, game, etag = followed
-    monkeypatch.setattr(polls, "random", random.Random(25))
+    monkeypatch.setattr(polls.keys, "random", random.Random(25))
     lifetimes, real = [], cache.set_many
     monkeypatch.setattr(cache, "set_many", lambda data, timeout, **kw: lifetimes.append(timeout) or real(data, timeout))
     for _ in range(20):
@@ -87,9 +88,9 @@ def test_a_signed_out_app_gets_401_not_a_cached_304(db):
 def test_a_signed_out_browser_is_not_let_through_by_the_cache(browser):
     game = start_game(browser)
     etag = browser.get(f"/api/v1/games/{game['id']}/")["ETag"]
-    old_cookie = browser.client.cookies[polls.settings.SESSION_COOKIE_NAME].value
+    old_cookie = browser.client.cookies[settings.SESSION_COOKIE_NAME].value
     assert browser.post("/accounts/logout/").status_code in (200, 302)
-    stale = Api(Client(HTTP_COOKIE=f"{polls.settings.SESSION_COOKIE_NAME}={old_cookie}"))
+    stale = Api(Client(HTTP_COOKIE=f"{settings.SESSION_COOKIE_NAME}={old_cookie}"))
     assert poll(stale, game, etag).status_code in (401, 403)
 
 

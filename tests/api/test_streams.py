@@ -5,6 +5,7 @@ what ends it. One served app for the module; each test makes its own account and
 import itertools
 import json
 
+import httpx
 import pytest
 
 from tests.api.stream_client import Stream, api
@@ -224,3 +225,68 @@ def test_a_live_link_opened_past_its_budget_is_refused_with_retry_after(server, 
     finally:
         for each in opened:
             each.close()
+
+
+def test_a_new_password_ends_the_streams_of_the_accounts_other_sessions(server):
+    member = Member(server)
+    game = member.game()
+    events = stream(server, f"/api/v1/games/{game['id']}/events/", member.auth)
+    try:
+        assert events.next_event().event == "state"
+        status, _, body = api(
+            server, "POST", "/_allauth/app/v1/auth/login", {"email": member.email, "password": PASSWORD}
+        )
+        assert status == 200, body
+        other = {"X-Session-Token": body["meta"]["session_token"]}  # the same account on another phone
+        status, _, body = api(server, "POST", "/_allauth/app/v1/account/password/change",
+                              {"current_password": PASSWORD, "new_password": "another-horse-43"}, other)  # fmt: skip
+        assert status == 200, body
+        gone = events.next_event()
+        assert gone is not None and gone.event == "gone", gone
+        assert events.next() is None  # and the stream ends
+    finally:
+        events.close()
+    assert stream(server, f"/api/v1/games/{game['id']}/events/", member.auth).status == 401
+
+
+def test_a_game_moved_to_the_trash_ends_its_stream(server, member):
+    game = member.game()
+    events = stream(server, f"/api/v1/games/{game['id']}/events/", member.auth)
+    try:
+        assert events.next_event().event == "state"
+        assert member.call("DELETE", f"/api/v1/games/{game['id']}/")[0] == 204
+        gone = events.next_event()
+        assert gone is not None and gone.event == "gone", gone
+        assert events.next() is None
+    finally:
+        events.close()
+    assert stream(server, f"/api/v1/games/{game['id']}/events/", member.auth).status == 404
+
+
+def signed_in_browser(server, email: str) -> httpx.Client:
+    """A browser's session (its cookies) signed in through the login page."""
+    browser = httpx.Client(base_url=server.url, headers={"Host": "localhost"}, timeout=20)
+    browser.get("/accounts/login/")
+    answer = browser.post("/accounts/login/", data={"login": email, "password": PASSWORD,
+                          "csrfmiddlewaretoken": browser.cookies["csrftoken"]})  # fmt: skip
+    assert answer.status_code == 302, answer.text[:500]
+    return browser
+
+
+def test_a_deleted_account_ends_its_streams(server):
+    member = Member(server)
+    game = member.game()
+    events = stream(server, f"/api/v1/games/{game['id']}/events/", member.auth)
+    browser = signed_in_browser(server, member.email)
+    try:
+        assert events.next_event().event == "state"
+        answer = browser.post("/me/delete/", data={"confirm": member.email,
+                              "csrfmiddlewaretoken": browser.cookies["csrftoken"]})  # fmt: skip
+        assert answer.status_code == 302, answer.text[:500]
+        gone = events.next_event()
+        assert gone is not None and gone.event == "gone", gone
+        assert events.next() is None
+    finally:
+        events.close()
+        browser.close()
+    assert stream(server, f"/api/v1/games/{game['id']}/events/", member.auth).status == 401

@@ -24,7 +24,10 @@ LAUNCH_ARGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+# One browser for the package's tests, ended after its last: Playwright's sync API holds a running
+# event loop in this thread while it is open, and a later test that calls async code the sync way
+# (async_to_sync: the health checks, the push hub's tests) would find it and refuse.
+@pytest.fixture(scope="package")
 def browser():
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package")

@@ -47,9 +47,10 @@ def table_photo(tmp_path):
 def detector(monkeypatch):
     def count_hand(pixels, *, tile_set):
         height, width = pixels.shape[:2]
+        # Answered right to left, each tile's lower half first: the page puts them as a person reads.
         tiles = tuple(
-            Tile(halves, (round(x * width), round(y * height), round(w * width), round(h * height)), 0.9)
-            for halves, (x, y, w, h) in LAID.items()
+            Tile(halves[::-1], (round(x * width), round(y * height), round(w * width), round(h * height)), 0.9)
+            for halves, (x, y, w, h) in reversed(LAID.items())
         )
         return Hand(tiles=tiles, pips=sum(sum(tile.halves) for tile in tiles), doubts=())
 
@@ -79,6 +80,8 @@ def test_a_hand_counted_from_a_photo_corrected_with_a_tap_is_saved_with_the_roun
 
     ann.locator("[data-hand-photo] input").set_input_files(table_photo(tmp_path))
     expect(ann.locator(".hand-photo-tile")).to_have_count(3)
+    # The list reads the photo from the left, each tile named higher half first.
+    expect(ann.locator(".hand-photo-tile strong")).to_have_text(["6-4", "12-3", "5-5"])
     expect(ann.locator(".hand-photo-status")).to_have_text("3 tiles found: 35 pips.")
     canvas = ann.locator("canvas.hand-photo-canvas")
     expect(canvas).to_be_visible()
@@ -90,6 +93,7 @@ def test_a_hand_counted_from_a_photo_corrected_with_a_tap_is_saved_with_the_roun
     edit = ann.locator(".hand-photo-edit")
     expect(edit).to_be_visible()
     expect(edit.locator(".hand-photo-edit-title")).to_have_text("Tile 2: 12-3")
+    assert [edit.locator(f"select[data-half='{half}']").input_value() for half in (0, 1)] == ["12", "3"]
     edit.locator("select[data-half='1']").select_option("2")
     assert axe(phone) == []
     screenshot(phone, "41-hand-photo-correct")

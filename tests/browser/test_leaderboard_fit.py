@@ -211,3 +211,47 @@ def test_the_leaderboard_and_a_player_page_read_in_spanish_and_fit_a_phone(telef
     check_leaderboard(telefono, "es", "board-fit-leaderboard-spanish")
     expect(telefono.locator("form.filters label")).to_have_text(["Orden", "Juego de fichas", "Desde"])
     check_player_page(telefono, club["leader"], TOP_WORDS["es"], "board-fit-player-spanish")
+
+
+def broken_or_spilled_figures(page) -> list[str]:
+    """The figures of the cards that take more than one line, or reach past their column."""
+    return page.locator(".board-figures dd").evaluate_all(
+        """(figures) => figures
+            .filter((dd) => {
+                const box = dd.getBoundingClientRect(), column = dd.parentElement.getBoundingClientRect();
+                const line = parseFloat(getComputedStyle(dd).lineHeight);
+                return box.height > line * 1.5 || dd.scrollWidth > dd.clientWidth + 0.5 || box.right > column.right + 0.5;
+            })
+            .map((dd) => `${dd.previousElementSibling.textContent}: ${dd.textContent}`)"""
+    )
+
+
+@pytest.mark.parametrize(("language", "point"), [("en", "."), ("es", ",")])
+def test_a_figure_like_501_1_stays_on_one_line_inside_its_column_in_four_columns(browser, live_server, language, point):
+    """The tryout saw "501." above "1": "501.1" written into every figure of a four-column card
+    (sorted by rating), then a rating of "1,501.1" beside them, each stays whole on one line within
+    its column."""
+    user = UserFactory()
+    players = [PlayerFactory(owner=user, name=name) for name in (LEADER, "José Ñúñez", NEWCOMER)]
+    finished_game(user, players)
+    context = browser.new_context(
+        viewport=PHONE, base_url=live_server.url, is_mobile=True, has_touch=True, locale=language
+    )
+    page = context.new_page()
+    log_in(page, user.email)
+    page.goto("/leaderboard/?sort=rating")
+    expect(card(page, LEADER).locator(".board-figures dd")).to_have_count(4)
+    assert broken_or_spilled_figures(page) == []
+    figures = page.locator(".board-figures dd")
+    figures.evaluate_all("(figures, figure) => figures.forEach((dd) => { dd.textContent = figure; })", f"501{point}1")
+    assert broken_or_spilled_figures(page) == []
+    assert_no_sideways_scroll(page)
+    screenshot(page, f"board-fit-figure-{language}")
+    thousands = {".": ",", ",": "."}[point]
+    page.locator(".board-figures div:nth-child(4) dd").evaluate_all(
+        "(figures, figure) => figures.forEach((dd) => { dd.textContent = figure; })", f"1{thousands}501{point}1"
+    )
+    assert broken_or_spilled_figures(page) == []
+    assert_no_sideways_scroll(page)
+    screenshot(page, f"board-fit-figure-rating-{language}")
+    context.close()

@@ -25,6 +25,7 @@ NAMES = (
     "Wolfeschlegelsteinhausen",
     "👩‍👩‍👧 Família Conceição",
 )
+SHORT = ("Ana", "Bea", "Cy", "Dani", "Eva", "Flor")  # six names that fit six columns whole
 LANDSCAPE = {"width": PHONE["height"], "height": PHONE["width"]}
 
 
@@ -40,9 +41,9 @@ def play(game, rounds: int) -> None:
         services.record_round(game=game, starting_double=game.rules.double_at(number), entries=entries)
 
 
-def open_sheet(browser, live_server, players: int, viewport=PHONE, language="en"):
+def open_sheet(browser, live_server, players: int, viewport=PHONE, language="en", names=NAMES):
     user = UserFactory()
-    game = make_game(owner=user, names=NAMES[:players])
+    game = make_game(owner=user, names=names[:players])
     play(game, 6)
     context = browser.new_context(viewport=viewport, base_url=live_server.url, is_mobile=True, has_touch=True)
     context.add_cookies([{"name": "language", "value": language, "url": live_server.url}])
@@ -62,9 +63,12 @@ def page_width(page) -> int:
     return page.evaluate("document.documentElement.scrollWidth")
 
 
-@pytest.mark.parametrize("players", [2, 4, 6])
-def test_up_to_six_players_every_total_is_on_a_390_px_screen_without_scrolling_sideways(browser, live_server, players):
-    context, page = open_sheet(browser, live_server, players)
+@pytest.mark.parametrize(("players", "names"), [(2, NAMES), (4, NAMES), (6, SHORT)])
+def test_up_to_six_players_every_total_is_on_a_390_px_screen_without_scrolling_sideways(
+    browser, live_server, players, names
+):
+    """Up to six whose short names fit their columns whole (a longer one: test_sheet_rows)."""
+    context, page = open_sheet(browser, live_server, players, names=names)
     totals = page.locator("#sheet tfoot td")
     expect(totals).to_have_count(players)
     page.locator("#sheet tfoot").scroll_into_view_if_needed()
@@ -78,8 +82,8 @@ def test_up_to_six_players_every_total_is_on_a_390_px_screen_without_scrolling_s
     expect(page.locator("#sheet-more")).to_have_count(0)
     # The full names are there for whoever needs them: each column's title and its hidden text.
     heads = page.locator("#sheet thead th.player")
-    assert heads.evaluate_all("hs => hs.map(h => h.title)") == list(NAMES[:players])
-    # No head's short name is cut at its column's edge ("Grandn J."): a long word breaks, hyphenated.
+    assert heads.evaluate_all("hs => hs.map(h => h.title)") == list(names[:players])
+    # No head's short name is cut at its column's edge ("Grandn J.") or broken mid-word.
     cut = page.locator("#sheet thead th.player .who").evaluate_all(
         "ws => ws.filter(w => w.scrollWidth > w.clientWidth).map(w => w.textContent)"
     )
@@ -151,7 +155,7 @@ def test_the_sheet_scrolls_with_the_page_its_header_and_totals_held_in_view(brow
 
 
 def test_in_spanish_six_players_still_fit_with_their_places_said_in_spanish(browser, live_server):
-    context, page = open_sheet(browser, live_server, 6, language="es")
+    context, page = open_sheet(browser, live_server, 6, language="es", names=SHORT)
     page.locator("#sheet tfoot").scroll_into_view_if_needed()
     page.locator(".sheet-box").screenshot(path="tests/screenshots/sheet-fit-6-players-spanish-table.png")
     assert page_width(page) <= PHONE["width"]

@@ -11,7 +11,21 @@ from tests.browser.test_sheet_fit import NAMES, open_sheet, page_width
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SOFT_HYPHEN = "\u00ad"
+# The longest names of the browser tests: a 40-letter word, a hyphenated pair, family titles.
+LONGEST = ("Ólafur_Þórðarson_Wolfeschlegelsteinhause", "Bartholomew-Alexander Featherstonehaugh", "Cousin Maximiliano",
+           "Grandma Josefina", "Little Christopher", "Nguyễn Thị Minh Khai")  # fmt: skip
+# The words of each element that take more than one line (a word broken across lines, hyphen or not).
+BROKEN_WORDS = """(elements) => elements.flatMap((element) => {
+    const text = element.querySelector("bdi").firstChild, broken = [];
+    for (const word of text.textContent.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(text, word.index);
+        range.setEnd(text, word.index + word[0].length);
+        if (new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size > 1) broken.push(word[0]);
+    }
+    return broken;
+})"""
+CUT = "(elements) => elements.filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent)"
 
 
 @pytest.mark.parametrize(("players", "language"), [(7, "es"), (10, "en")])
@@ -87,4 +101,35 @@ def test_seven_to_ten_players_each_show_a_whole_name_the_last_round_and_the_tota
     expect(page.locator("#sheet-rows")).to_have_count(1)  # the sheet's page again: there, and hidden
     expect(page.locator("#sheet-rows")).to_be_hidden()
     assert page.locator(".sheet-wrap").evaluate("w => w.scrollWidth <= w.clientWidth")
+    context.close()
+
+
+@pytest.mark.parametrize(("players", "language"), [(3, "en"), (4, "es"), (5, "en"), (6, "es")])
+def test_three_to_six_players_with_the_longest_names_show_each_whole_and_never_hyphenated(
+    browser, live_server, players, language
+):
+    """Up to six columns keep a name whole when it fits its column ("Bartholome… F." in a third of
+    the screen); when one would not, the sheet turns to a row per player as ten do: no soft hyphen,
+    no word broken across lines or cut at a column's edge, in the rows or the paper sheet."""
+    context, page = open_sheet(browser, live_server, players, language=language, names=LONGEST)
+    shown = short_names(LONGEST[:players])
+    heads = page.locator("#sheet thead th.player .who")
+    assert heads.evaluate_all("ws => ws.map(w => w.textContent)") == shown  # no soft hyphen put in
+    assert page_width(page) <= PHONE["width"]
+    if players == 3:  # three wide columns hold every name whole, every total on screen
+        expect(page.locator("#sheet-rows")).to_have_count(0)
+        assert page.locator(".sheet-wrap").evaluate("w => w.scrollWidth <= w.clientWidth")
+    else:
+        rows = page.locator("#sheet-rows tbody th .who")
+        expect(rows).to_have_count(players)
+        expect(page.locator("#sheet-rows")).to_be_visible()
+        assert rows.evaluate_all("ws => ws.map(w => w.textContent)") == shown
+        assert rows.evaluate_all("ws => ws.filter(w => w.getClientRects().length !== 1 || "
+                                 "w.scrollWidth > w.clientWidth).map(w => w.textContent)") == []  # fmt: skip
+        page.locator("#sheet-rows").screenshot(path=f"tests/screenshots/sheet-names-{players}-players-rows.png")
+    assert heads.evaluate_all(CUT) == []
+    assert heads.evaluate_all(BROKEN_WORDS) == []
+    page.locator("#sheet thead").scroll_into_view_if_needed()
+    page.locator(".sheet-box").screenshot(path=f"tests/screenshots/sheet-names-{players}-players-{language}.png")
+    screenshot(page, f"sheet-names-{players}-players-{language}-page")
     context.close()

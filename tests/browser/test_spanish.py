@@ -62,3 +62,26 @@ def test_a_round_entered_in_spanish_with_its_errors_and_the_tile_picker_in_spani
     expect(page.locator("#enter-round")).to_have_text("Anotar la ronda 11-11")
     screenshot(page, "52-sheet-spanish")
     assert [e.pips for e in Round.objects.get(game=game).entries.order_by("position")] == [12, 7, 5, 31]
+
+
+def test_a_scorebook_named_in_english_reads_in_spanish_on_a_spanish_phone(telefono, browser, live_server):
+    """ "Libreta Ana's scorebook" read wrong: a personal scorebook's first name, made in English,
+    reads "Libreta de Ana" on a Spanish phone and "Ana's scorebook" (once) on an English one."""
+    from django.utils import translation
+
+    from scorekeeper.models import Scorebook
+
+    ana = UserFactory(email="ana@example.com")
+    with translation.override("en"):
+        assert Scorebook.personal_for(ana).name == "Ana's scorebook"
+    log_in(telefono, ana.email)
+    telefono.goto("/leaderboard/")
+    expect(telefono.locator(".book-line")).to_have_text("Libreta de Ana")
+    screenshot(telefono, "52-personal-scorebook-spanish")
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url, is_mobile=True, has_touch=True)
+    phone = context.new_page()
+    log_in(phone, ana.email)
+    phone.goto("/leaderboard/")
+    expect(phone.locator(".book-line")).to_have_text("Ana's scorebook")
+    screenshot(phone, "52-personal-scorebook-english")
+    context.close()

@@ -18,9 +18,9 @@ def redis_cache(transactional_db, monkeypatch):
     made inside one)."""
     redis = RedisServer()
     cache = RedisWithFallback(redis.url, {"OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}})
-    monkeypatch.setattr(kept, "_cache", lambda: cache)
-    monkeypatch.setattr(kept, "_until", 0.0)
-    monkeypatch.setattr(kept, "_retry_at", 0.0)
+    monkeypatch.setattr(kept.store, "_cache", lambda: cache)
+    monkeypatch.setattr(kept.trust, "_until", 0.0)
+    monkeypatch.setattr(kept.trust, "_retry_at", 0.0)
     yield redis, cache
     redis.process.send_signal(signal.SIGCONT)
     redis.kill()
@@ -32,7 +32,7 @@ def epoch(cache) -> int:
 
 def checked_again(cache) -> bool:
     """A check now, as after REFRESH (and after the pause the cache takes when Redis failed)."""
-    cache._down_until, kept._until, kept._retry_at = 0.0, 0.0, 0.0
+    cache._down_until, kept.trust._until, kept.trust._retry_at = 0.0, 0.0, 0.0
     return kept.trusted()
 
 

@@ -4,8 +4,8 @@ import pytest
 from django.test import Client, RequestFactory
 
 from accounts.adapter import AccountAdapter
+from scorekeeper.http import links
 from scorekeeper.http.proxies import client_address
-from scorekeeper.reads import live
 from tests.api.conftest import app_for, start_game
 
 PROXY = "10.0.0.2"  # the address every request arrives from behind a PaaS router
@@ -50,7 +50,7 @@ def test_behind_a_proxy_each_phone_has_its_own_live_budget_and_forging_buys_noth
     game = start_game(app)
     link = app.post(f"/api/v1/games/{game['id']}/share/").json()
     settings.TRUSTED_PROXY_COUNT, settings.LIVE_REQUESTS_PER_MINUTE = 1, 3
-    monkeypatch.setattr(live.time, "time", lambda: 1_800_000_030.0)  # mid-window: no minute rolls over
+    monkeypatch.setattr(links.time, "time", lambda: 1_800_000_030.0)  # mid-window: no minute rolls over
 
     def phone(*forwarded):
         return [

@@ -6,7 +6,10 @@ from datetime import date
 
 import pytest
 from django.test import Client
+from django.utils import translation
+from django.utils.formats import date_format
 
+from scorekeeper import clock
 from scorekeeper.models import Game, Night, Role
 from scorekeeper.services import nights
 from tests.nights import hand_worked_night
@@ -151,3 +154,22 @@ def test_a_failed_new_night_opens_its_form_at_the_top_of_the_scorebook(club):
     assert page.index('id="new-night"') < page.index('id="members"')
     plain = client.get(f"/scorebooks/{club.book.pk}/").content.decode()
     assert plain.index('id="members"') < plain.index('id="new-night"')
+
+
+@pytest.mark.parametrize("language, last_year", [("en", "Thu 9 Jan 2025"), ("es", "jue 9 ene 2025")])
+def test_a_nights_day_is_written_as_every_page_writes_a_day_in_its_language(club, language, last_year):
+    """This year's day without its year ("Sat 28 Nov", "sáb 28 nov"), another year's with it."""
+    today = club.book.today()
+    club.night.date = today
+    club.night.save(update_fields=["date"])
+    with translation.override(language):
+        this_year = date_format(today, str(clock.DAY))  # "Sat 28 Nov", "sáb 28 nov"
+    old = nights.create_night(book=club.book, role=Role.OWNER, name="Old", date=date(2025, 1, 9))
+    headers = {"Accept-Language": language}
+    client = signed_in(club.users["owner"])
+    assert f">{this_year}<" in client.get(f"/nights/{club.night.pk}/", headers=headers).content.decode()
+    assert f">{last_year}<" in client.get(f"/nights/{old.pk}/", headers=headers).content.decode()
+    listed = client.get(f"/scorebooks/{club.book.pk}/", headers=headers).content.decode()
+    assert f">{this_year}<" in listed and f">{last_year}<" in listed
+    live = Client().get(f"/live/nights/{club.night_live.token}/", headers=headers).content.decode()
+    assert f">{this_year} ·" in live

@@ -1,11 +1,15 @@
 """The page "Enter a paper game": the day, players and set, then the sheet's grid typed as on paper,
 every round checked on save with the refusal beside its cell, all or nothing, nothing typed lost."""
 
+import re
 from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
+from django.utils.formats import date_format
 
+from scorekeeper.forms import PIPS_BOX
 from scorekeeper.models import Game, Player, Scorebook
 
 pytestmark = pytest.mark.django_db
@@ -39,7 +43,9 @@ def test_the_grid_has_a_row_per_double_and_a_number_keypad_in_each_cell(client, 
     book, players = table
     assert 'type="date"' in client.get(reverse("paper_game")).content.decode()
     page = client.get(reverse("paper_game"), setup_data(book, players)).content.decode()
-    assert page.count('class="cell"') == 7 * 3 and page.count('inputmode="numeric"') == 7 * 3
+    # The round form's pips keypad: digits and "+" for a sum ("numeric" has no "+" on an iPhone).
+    assert page.count('class="cell"') == 7 * 3 and page.count(f'inputmode="{PIPS_BOX["inputmode"]}"') == 7 * 3
+    assert PIPS_BOX["inputmode"] == "tel"
     assert [f"{d}-{d}" in page for d in range(7)] == [True] * 7 and 'enterkeyhint="next"' in page
     assert "<script>" not in page
 
@@ -89,3 +95,50 @@ def test_a_day_after_today_is_refused_on_the_first_step(client, table):
     data = setup_data(book, players) | {"played_on": str(book.today() + timedelta(days=1))}
     page = client.get(reverse("paper_game"), data).content.decode()
     assert "is after today" in page and 'class="cell"' not in page
+
+
+def test_a_sheet_of_an_evening_that_stopped_early_is_saved_finished_after_its_last_round(client, table):
+    book, players = table
+    response = client.post(reverse("paper_game"), grid_data(book, players, SHEET[:3]))
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert (game.is_finished, game.stopped_after, game.rounds.count()) == (True, 3, 3)
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert "We stop here" not in page
+
+
+def test_the_day_played_is_written_as_every_page_writes_a_day_with_its_year_when_not_this_one(client, table):
+    book, players = table
+    today = book.today()
+    this_year = today - timedelta(days=1) if today.timetuple().tm_yday > 1 else today
+    last_year = today.replace(year=today.year - 1, day=min(today.day, 28))
+    for day, shown in ((this_year, this_year.strftime("%a %-d %b")), (last_year, last_year.strftime("%a %-d %b %Y"))):
+        data = setup_data(book, players) | {"played_on": str(day)}
+        grid = client.get(reverse("paper_game"), data).content.decode()
+        assert f"{shown} · double-6" in grid and day.strftime("%b. ") not in grid  # not "Nov. 20, 2025"
+    client.post(reverse("paper_game"), grid_data(book, players) | {"played_on": str(last_year)})
+    game = Game.objects.get()
+    history = client.get(reverse("game_history", args=[game.pk])).content.decode()
+    shown = last_year.strftime("%a %-d %b %Y")
+    assert f"played on {shown}" in history and str(last_year) not in history
+    assert f"Game {game.number} · {shown}" in history  # its name says the day it was played, with its year
+    with translation.override("es"):
+        spanish_day = date_format(last_year, "D j b Y")
+    spanish = client.get(reverse("game_history", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert f"jugada el {spanish_day}" in spanish
+
+
+@pytest.mark.parametrize(
+    ("language", "short", "words"), [("en", "dbl", "went out on a double"), ("es", "dob", "salió con un doble")]
+)
+def test_the_legend_names_the_double_chip_by_the_word_the_chip_shows_in_each_language(
+    client, table, language, short, words
+):
+    """The legend said "dbl" on a Spanish page whose chips said "dob"."""
+    book, players = table
+    client.cookies["language"] = language
+    page = client.get(reverse("paper_game"), setup_data(book, players)).content.decode()
+    legend = re.search(r'<p class="muted" id="paper-legend">(.*?)</p>', page, re.S).group(1)
+    chips = re.findall(r'class="chip mini"[^>]*>.*?<span aria-hidden="true">(.*?)</span>', page, re.S)
+    assert set(chips) == {"0-0", short} and chips.count(short) == 7 * 3
+    assert f"{short}: {words}" in legend and legend.startswith("0-0: ")

@@ -8,8 +8,9 @@ from django.test import Client
 
 from scorekeeper import services
 from scorekeeper.rules.game import GameRules
+from scorekeeper.rules.names import short_names
 from scorekeeper.rules.rounds import EntryInput
-from tests.factories import PlayerFactory, UserFactory
+from tests.factories import PlayerFactory, UserFactory, make_game
 
 pytestmark = pytest.mark.django_db
 
@@ -99,10 +100,26 @@ def test_a_full_scorebook_asks_the_join_page_for_a_new_name():
     assert "Or a new player" in page  # Dee to choose, or a new name
 
 
-def test_a_long_word_of_a_short_name_may_break_every_five_letters_keeping_two_at_its_end():
-    from scorekeeper.templatetags.scorekeeper import SOFT_HYPHEN, breakable
-
-    assert breakable("Grandma J.") == f"Grand{SOFT_HYPHEN}ma J."
-    assert breakable("Cousin G.") == "Cousin G."  # six letters fit, set smaller
-    assert breakable("Bartholomew S.") == f"Barth{SOFT_HYPHEN}olomew S."  # never one letter alone
-    assert breakable("Wolfeschlegel") == SOFT_HYPHEN.join(["Wolfe", "schle", "gel"])
+@pytest.mark.parametrize(
+    ("names", "rows"),
+    [
+        (("Ann", "Ben", "Cy", "Dee", "Eve", "Flo"), False),  # six short names fit their columns
+        (("Cousin Maximiliano", "Grandma Josefina", "Little Christopher"), False),  # three wide columns
+        (("Cousin Maximiliano", "Grandma Josefina", "Little Christopher", "Uncle Bob", "Ann"), False),
+        (("Cousin Maximiliano", "Grandma Josefina", "Little Christopher", "Uncle Bob", "Ann", "Ben"), True),
+        (("Wolfeschlegelsteinhausen", "Bartholomew-Alexander Featherstonehaugh", "Ann", "Ben"), True),
+    ],
+)
+def test_a_sheet_of_up_to_six_never_hyphenates_a_name_and_turns_to_rows_when_one_would_not_fit(names, rows):
+    """Each head shows its short name whole ("Grandma J.", never "Grand-ma J."): a sheet whose
+    names do not fit its columns whole turns to a row per player on a narrow screen, as ten do."""
+    user = UserFactory()
+    game = make_game(owner=user, names=names)
+    client = Client()
+    client.force_login(user)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "\u00ad" not in page and "&shy;" not in page
+    heads = re.findall(r'<span class="who" aria-hidden="true"><bdi>(.*?)</bdi>', page)
+    assert heads[-len(names) :] == [html.escape(name) for name in short_names(names)]
+    assert ('id="sheet-rows"' in page) is rows
+    assert ('class="sheet-box wide"' in page) is rows

@@ -191,7 +191,8 @@ def test_a_used_or_unknown_invite_says_nothing_signed_out_either(client, family)
     assert client.get(reverse("invite", args=["no-such-code"])).status_code == 404
 
 
-def test_sign_up_from_the_invite_comes_back_to_it_and_joins(client, family):
+def test_sign_up_from_the_invite_joins_at_once_and_lands_home_in_its_scorebook_saying_so(client, family):
+    """Sign up and join needs no second "Join" tap: the sign-up is a member when it is made."""
     _ann, book, invite = family
     path = reverse("invite", args=[invite.code])
     response = client.post(
@@ -199,9 +200,43 @@ def test_sign_up_from_the_invite_comes_back_to_it_and_joins(client, family):
         {"email": "newcomer@family.example", "password1": "table-talk-42", "password2": "table-talk-42", "next": path},
     )
     assert response.status_code == 302 and response["Location"] == path
-    assert "Join Family" in client.get(path).content.decode()
-    assert client.post(path).status_code == 302
     assert Membership.objects.get(scorebook=book, user__email="newcomer@family.example").role == "viewer"
+    assert Invite.objects.get(pk=invite.pk).accepted_at is not None
+    response = client.get(path, follow=True)
+    assert response.redirect_chain == [(reverse("home"), 302)]
+    page = response.content.decode()
+    assert "You joined Family." in page and 'id="current-scorebook">Family</a>' in page
+    assert ">Join Family</button>" not in page
+    # Back on the link later: a member already, as any member who opens it.
+    assert "You are already a member of Family" in client.get(path).content.decode()
+
+
+def test_sign_up_from_an_invite_used_meanwhile_joins_nothing_and_its_page_says_why(client, family):
+    _ann, book, invite = family
+    path = reverse("invite", args=[invite.code])
+    scorebooks.accept(code=invite.code, user=UserFactory())
+    response = client.post(
+        f"{reverse('account_signup')}?next={path}",
+        {"email": "late@family.example", "password1": "table-talk-42", "password2": "table-talk-42", "next": path},
+    )
+    assert response.status_code == 302
+    assert not Membership.objects.filter(scorebook=book, user__email="late@family.example").exists()
+    assert client.get(path).status_code == 404
+
+
+def test_a_sign_up_with_any_other_next_joins_no_scorebook(client, family):
+    _ann, book, _invite = family
+    client.post(
+        f"{reverse('account_signup')}?next=/history/",
+        {
+            "email": "other@family.example",
+            "password1": "table-talk-42",
+            "password2": "table-talk-42",
+            "next": "/history/",
+        },
+    )
+    assert not Membership.objects.filter(scorebook=book, user__email="other@family.example").exists()
+    assert Membership.objects.filter(user__email="other@family.example").count() == 1  # their own scorebook
 
 
 # Friction

@@ -382,3 +382,37 @@ def test_a_surprising_round_asks_in_spanish_before_saving(client, night):
     assert "Revisa antes de guardar:" in text and "Guardar de todos modos" in text
     assert "Memo: 99 puntos es más de lo que suman las" in text
     assert english_left(html) == []
+
+
+# A personal scorebook's first name, made in one language, read in the other
+
+
+def home_book_line(client, user, **headers) -> str:
+    client.force_login(user)
+    page = client.get(reverse("leaderboard"), **headers).content.decode()
+    return visible_text(re.search(r'<p class="book-line">.*?</p>', page, re.S).group(0)).strip()
+
+
+def test_a_scorebook_named_in_english_reads_libreta_de_ana_on_a_spanish_page_and_back(client):
+    ana = UserFactory(email="ana@example.com")
+    with translation.override("en"):
+        book = Scorebook.personal_for(ana)
+    assert book.name == "Ana's scorebook"  # as it was made, kept
+    assert home_book_line(client, ana, **SPANISH) == "Libreta de Ana"  # never "Libreta Ana's scorebook"
+    assert home_book_line(client, ana) == "Ana's scorebook"  # never "Scorebook Ana's scorebook"
+    beto = UserFactory(email="beto@example.com")
+    with translation.override("es"):
+        Scorebook.personal_for(beto)
+    assert home_book_line(client, beto) == "Beto's scorebook"
+    assert home_book_line(client, beto, **SPANISH) == "Libreta de Beto"
+
+
+def test_a_name_its_owner_gave_reads_as_given_in_both_languages(client):
+    ana = UserFactory(email="ana@example.com")
+    book = Scorebook.personal_for(ana)
+    Scorebook.objects.filter(pk=book.pk).update(name="Casa")
+    assert home_book_line(client, ana, **SPANISH) == "Libreta Casa"
+    assert home_book_line(client, ana) == "Scorebook Casa"
+    club = scorebooks.create(by=ana, name="Bob's scorebook")  # not a personal one: as given
+    scorebooks.switch(ana, club)
+    assert home_book_line(client, ana, **SPANISH) == "Libreta Bob's scorebook"

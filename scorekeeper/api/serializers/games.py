@@ -134,9 +134,17 @@ class GameCreateSerializer(serializers.Serializer):
         help_text="A paper game's seat changes in the order made (as in export version 2, players by id); "
         "`players` then lists everyone who sat at the table, in seat order.",
     )
+    stopped_after = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_PAPER_ROUNDS,
+        help_text="A paper game its rounds do not end (an evening that stopped early): the table agreed to stop "
+        "after this round, its last (as in export version 2, and as `POST .../finish/` would). Left out: the game "
+        "is finished only when its rounds end it.",
+    )
 
     def validate(self, data):
-        paper = {"played_on", "rounds", "seat_changes"} & set(data)
+        paper = {"played_on", "rounds", "seat_changes", "stopped_after"} & set(data)
         if paper and "played_on" not in data:
             raise serializers.ValidationError({"played_on": [_("Give the day the game was played (YYYY-MM-DD).")]})
         if paper and "rounds" not in data:

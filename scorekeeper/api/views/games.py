@@ -97,6 +97,7 @@ class GameList(APIView):
                     played_on=data.validated_data["played_on"],
                     rounds=data.paper_rounds(),
                     changes=data.paper_changes(),
+                    stopped_after=data.validated_data.get("stopped_after"),
                 )
             except services.InvalidInput as invalid:
                 if not invalid.round_errors:

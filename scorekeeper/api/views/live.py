@@ -8,11 +8,12 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from scorekeeper.http import links
 from scorekeeper.http.private import not_modified, unchanged
 from scorekeeper.models import Game
 from scorekeeper.reads import live
 from scorekeeper.selectors import game_to_write
-from scorekeeper.services import live as links
+from scorekeeper.services import live as sharing
 
 from ..idempotency import idempotent
 from ..serializers.shapes import LiveGameSerializer
@@ -67,12 +68,12 @@ class GameShare(APIView):
     )
     @idempotent
     def post(self, request, pk):
-        link = links.share(game=game_to_write(request.user, pk), by=request.user)
+        link = sharing.share(game=game_to_write(request.user, pk), by=request.user)
         return Response(ShareSerializer(share_body(request, link)).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={204: None, **errors_for(401, 403, 404)})
     def delete(self, request, pk):
-        if not links.revoke(game=game_to_write(request.user, pk)):
+        if not sharing.revoke(game=game_to_write(request.user, pk)):
             raise Http404(_("This game has no live link."))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -97,14 +98,14 @@ class LiveView(APIView):
     )
     def get(self, request, token):
         try:
-            link = live.open_link(request, token)
-        except live.Throttled as refused:
+            links.spend(request, token)
+        except links.Throttled as refused:
             return Response(
                 {"detail": str(refused), "code": "throttled"},
                 status=status.HTTP_429_TOO_MANY_REQUESTS,
                 headers={"Retry-After": str(refused.wait)},
             )
-        if link is None:
+        if (link := live.open_link(token)) is None:
             raise Http404(_("This live link does not exist or was revoked."))
         etag = link.etag(link.game.version)
         if unchanged(request, etag):

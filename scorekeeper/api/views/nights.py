@@ -9,9 +9,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scorekeeper.caches import kept
+from scorekeeper.http import links
 from scorekeeper.http.private import not_modified, unchanged
 from scorekeeper.models import Night, NightLink
-from scorekeeper.reads import live
 from scorekeeper.reads import nights as reads
 from scorekeeper.selectors import night_for, scorebook_for
 from scorekeeper.services import nights
@@ -169,14 +169,14 @@ class LiveNightView(APIView):
     )
     def get(self, request, token):
         try:
-            opened = reads.open_link(request, token)
-        except live.Throttled as refused:
+            links.spend(request, token)
+        except links.Throttled as refused:
             return Response(
                 {"detail": str(refused), "code": "throttled"},
                 status=status.HTTP_429_TOO_MANY_REQUESTS,
                 headers={"Retry-After": str(refused.wait)},
             )
-        if opened is None:
+        if (opened := reads.open_link(token)) is None:
             raise Http404(_("This live link does not exist or was revoked."))
         link, part = opened
         etag = reads.link_etag(link.selector, part)

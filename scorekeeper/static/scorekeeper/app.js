@@ -18,5 +18,8 @@ import "./share.js";
 import "./game-over-picture.js";
 import "./offline.js";
 
+// A club night's TV alone loads its fitting (after live.js has set TV mode: an import comes after these).
+if (document.querySelector("#live.night-live")) import("./night-tv.js");
+
 // Tests (and anything else) can tell that the enhancements are in place.
 document.documentElement.dataset.js = "ready";

@@ -1,6 +1,7 @@
 // A photo of a hand on its way to the server (hand-photo.js draws what comes back): shrunk on the
 // phone to what the server counts, sent to POST /api/v1/hands/count/ (tried again while the server
-// is busy counting other photos), and a refusal put in words a person can act on.
+// is busy counting other photos), a refusal put in words a person can act on, and the tiles that
+// come back put in the order a person reads the photo.
 import { t } from "./i18n.js";
 import { csrfToken } from "./outbox-store.js";
 
@@ -46,4 +47,20 @@ export async function refusal(response) {
   if (response.status === 401 || response.status === 403) return t("Sign in again to count from a photo.");
   if (response.status === 429 && body.detail) return body.detail;
   return t("The photo could not be counted: try again, or type the pips.");
+}
+
+// A tile's halves as its name says them ("8-6"): the editor's first box is the name's first number.
+export function highFirst(halves) { return halves.slice().sort((a, b) => b - a); }
+// The tiles as a person reads the photo: row by row from the top, each row from the left (a tile
+// whose centre is within half a tile's height of a row's first is on that row).
+export function inReadingOrder(tiles) {
+  const centre = (tile) => [tile.box[0] + tile.box[2] / 2, tile.box[1] + tile.box[3] / 2];
+  const heights = tiles.map((tile) => Math.min(tile.box[2], tile.box[3])).sort((a, b) => a - b);
+  const reach = (heights[Math.floor(heights.length / 2)] || 0) / 2;
+  const rows = [];
+  tiles.slice().sort((a, b) => centre(a)[1] - centre(b)[1]).forEach((tile) => {
+    const row = rows.find((found) => Math.abs(centre(found[0])[1] - centre(tile)[1]) <= reach);
+    if (row) row.push(tile); else rows.push([tile]);
+  });
+  return rows.flatMap((row) => row.sort((a, b) => centre(a)[0] - centre(b)[0]));
 }

@@ -9,7 +9,7 @@
 // needs a connection. The pips of each tile come from the server's tile-picker block: nothing here
 // counts a pip.
 import { t, tn } from "./i18n.js";
-import { prepare, refusal, send } from "./hand-photo-send.js";
+import { highFirst, inReadingOrder, prepare, refusal, send } from "./hand-photo-send.js";
 import { pipsOf, tileSet, write } from "./tile-picker.js";
 
 const DRAG = 12;  // CSS pixels a press must move to be a drag (a new tile), not a tap (a correction)
@@ -96,9 +96,9 @@ async function count(row, file) {
   if (!response.ok) { say(row, await refusal(response)); return; }
   const answer = await response.json();
   const doubts = new Map(answer.doubts.map((doubt) => [doubt.tile, doubt.reason]));
-  const tiles = answer.tiles.map((tile, index) => ({
-    halves: tile.halves.slice(), box: tile.box.slice(), doubt: doubts.get(index) || (inSet(tile.halves) ? null : t("not a tile of this set")),
-  }));
+  const tiles = inReadingOrder(answer.tiles.map((tile, index) => ({
+    halves: highFirst(tile.halves), box: tile.box.slice(), doubt: doubts.get(index) || (inSet(tile.halves) ? null : t("not a tile of this set")),
+  })));
   states.set(row, { tiles, picture: prepared.picture, selected: null });
   panel.querySelector(".hand-photo-view").hidden = false;
   show(row);

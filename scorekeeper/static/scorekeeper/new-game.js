@@ -1,5 +1,5 @@
-// The new game form: seats numbered in the order they are ticked (the order the game seats them),
-// and a preset's rules filled in when one is chosen.
+// The new game form (and the paper game's first step): seats numbered in the order they are ticked
+// (the order the game seats them), and a preset's rules filled in when one is chosen.
 import { t } from "./i18n.js";
 
 let tapped = 0;
@@ -63,10 +63,15 @@ document.addEventListener("change", (event) => {
   }
 });
 
+// Every form whose seats follow the taps (the new game's, the paper game's first step).
+function seatForms() {
+  return Array.from(document.querySelectorAll("form")).filter((form) => form.querySelector("input[data-seat]"));
+}
+
 document.addEventListener("htmx:afterSwap", (event) => {
+  seatForms().forEach(seatInOrder);
   const form = document.getElementById("new-game");
   if (!form) return;
-  seatInOrder(form);
   // Keep the keyboard up for the next name.
   if (event.detail.target && event.detail.target.id === "add-player") {
     const input = document.getElementById("new-player-name");
@@ -74,7 +79,4 @@ document.addEventListener("htmx:afterSwap", (event) => {
   }
 });
 
-document.addEventListener("DOMContentLoaded", () => {
-  const form = document.getElementById("new-game");
-  if (form) seatInOrder(form);
-});
+document.addEventListener("DOMContentLoaded", () => seatForms().forEach(seatInOrder));

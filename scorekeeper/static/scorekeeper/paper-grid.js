@@ -1,17 +1,20 @@
 // A paper game's grid (templates/scorekeeper/paper_game.html) moves like a spreadsheet: Enter and
 // Tab go to the next cell (along the row, then the next row's first), Shift with either goes back;
-// Enter on the last cell leaves the focus on Save. The toggles beside a cell (held the 0-0, went out
-// on a double) show in the rows typed in so far (a row opens when a cell of it takes the focus, and
-// stays open: nothing moves under a finger on its way to Save); they are tapped, or reached from the
-// cell with the right arrow at the end of its text. A refused save puts the focus on the first cell
-// marked wrong, what was typed kept in it.
+// Enter on the last cell leaves the focus on Save. Only Save sends the sheet: Enter on a toggle goes
+// on as from its cell, and the form's disabled first button keeps the browser's own Enter from
+// sending it (scripts or none). The toggles beside a cell (held the 0-0, went out on a double) show
+// in the rows typed in so far (a row opens when a cell of it takes the focus, and stays open:
+// nothing moves under a finger on its way to Save); they are tapped, or reached from the cell with
+// the right arrow at the end of its text. A refused save puts the focus on the first cell marked
+// wrong, what was typed kept in it.
 
 function cellsOf(form) { return Array.from(form.querySelectorAll("input.cell")); }
 
 document.addEventListener("keydown", (event) => {
-  const cell = event.target;
-  if (!(cell instanceof HTMLInputElement) || !cell.classList.contains("cell")) return;
-  if (!cell.form || cell.form.id !== "paper-grid") return;
+  const target = event.target;
+  if (!(target instanceof HTMLInputElement) || !target.form || target.form.id !== "paper-grid") return;
+  const cell = target.classList.contains("cell") ? target : target.closest("td")?.querySelector("input.cell");
+  if (!cell || (cell !== target && event.key !== "Enter")) return;
   if (event.key === "ArrowRight" && cell.selectionStart === cell.value.length) {
     const toggle = cell.closest("td").querySelector("input[type=checkbox]");
     if (toggle) { event.preventDefault(); toggle.focus(); }
