@@ -37,6 +37,9 @@ UNCLEAR_BELOW = 0.5
 # a face taken twice its size (on synthetic photos drawn for choosing it, no tile read right was
 # this unsure, and over half of the things found where no tile lies were).
 NO_TILE_BELOW = 0.2
+# With this many tiles found, one far larger or smaller than most (a patch of the table taken for a
+# face, a speck) is left out: from 1.6 times the middle tile's length, or at most half of it.
+SIZED_FROM = 3
 SMALLEST_SET, LARGEST_SET = 6, 18
 
 
@@ -73,7 +76,7 @@ def count_hand(image: np.ndarray, *, tile_set: int) -> Hand:
         raise ValueError("image must be an H x W x 3 uint8 RGB array")
     if not SMALLEST_SET <= tile_set <= LARGEST_SET:
         raise ValueError(f"tile_set must be between {SMALLEST_SET} and {LARGEST_SET}")
-    tiles = []
+    tiles, lengths = [], []
     for found in find_tiles(image):
         reading = read_tile(image, found, highest=tile_set)
         if not reading.pips_like or reading.confidence < NO_TILE_BELOW:
@@ -85,6 +88,11 @@ def count_hand(image: np.ndarray, *, tile_set: int) -> Hand:
         second_centre = (found.centre[0] + ax * quarter, found.centre[1] + ay * quarter)
         halves = (first, second) if reading_order(first_centre, second_centre) else (second, first)
         tiles.append(Tile(halves, _box(found.corners(), image.shape), round(reading.confidence, 3)))
+        lengths.append(found.length)
+    if len(tiles) >= SIZED_FROM:
+        # the tiles of a hand are of one set, seen from one place: far larger or smaller is no tile
+        usual = float(np.median(lengths))
+        tiles = [tile for tile, length in zip(tiles, lengths, strict=True) if 0.5 < length / usual < 1.6]
     tiles.sort(key=lambda tile: (tile.box[1] + tile.box[3] / 2, tile.box[0]))
     return hand_of(tiles, tile_set=tile_set)
 

@@ -9,6 +9,8 @@ import pytest
 
 import scorekeeper.vision
 from scorekeeper.vision import Doubt, Tile, count_hand, hand_of
+from scorekeeper.vision.find import Found
+from scorekeeper.vision.read import Reading
 
 VISION_DIR = Path(scorekeeper.vision.__file__).parent
 
@@ -71,3 +73,15 @@ def test_the_vision_room_loads_no_django_and_the_request_path_never_loads_the_ge
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=VISION_DIR.parent.parent)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_tile_far_larger_or_smaller_than_the_rest_of_the_hand_is_taken_for_no_tile(monkeypatch):
+    def found(x, length):
+        return Found((x, 300.0), (0.0, 1.0), length / 2, length, 0.9)
+
+    seen = [found(100, 80), found(200, 84), found(300, 78), found(500, 200), found(700, 30)]
+    monkeypatch.setattr(scorekeeper.vision, "find_tiles", lambda image: seen)
+    monkeypatch.setattr(scorekeeper.vision, "read_tile", lambda image, f, highest: Reading((1, 2), 0.9, True))
+    hand = count_hand(np.zeros((600, 800, 3), np.uint8), tile_set=6)
+    assert [tile.box[0] + tile.box[2] / 2 for tile in hand.tiles] == [100, 200, 300]
+    assert hand.pips == 9
