@@ -173,6 +173,10 @@ ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
 # The live view's limit per client address and link (see scorekeeper.http.links.retry_after).
 LIVE_REQUESTS_PER_MINUTE = int(os.environ.get("LIVE_REQUESTS_PER_MINUTE", "300"))
 
+# Seconds a stream of pushed updates waits for its client to take one event (a client that never
+# reads fills its TCP buffer): past it the client is dropped and its connection closed (http.streams).
+STREAM_SEND_TIMEOUT = float(os.environ.get("STREAM_SEND_TIMEOUT", "30"))
+
 # Photos one account may count a minute (POST /api/v1/hands/count/, scorekeeper.http.photos): a hand
 # is a photo or two, so a table of eight counting every round stays far below it.
 HAND_COUNTS_PER_MINUTE = int(os.environ.get("HAND_COUNTS_PER_MINUTE", "30"))

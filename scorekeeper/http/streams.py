@@ -13,8 +13,9 @@ again, with the ETag last sent as Last-Event-ID, each time the hub (caches.push)
 - Redis is away (the hub is not live): read again every 2 s instead, and once more when it comes back;
 - nothing to say for 15 s: a comment (a router drops a quiet connection; a phone learns it is alive).
 
-A client that does not read what it is sent (a full TCP buffer) is dropped after SEND_TIMEOUT, so
-it holds no memory without bound. A stream ends when its client goes (the disconnect cancels it).
+A client that does not read what it is sent (a full TCP buffer) is dropped after
+settings.STREAM_SEND_TIMEOUT, so it holds no memory without bound. A stream ends when its client
+goes (the disconnect cancels it).
 """
 
 import asyncio
@@ -23,6 +24,7 @@ import logging
 import time
 
 from a2wsgi.wsgi import build_environ
+from django.conf import settings
 
 from scorekeeper.caches import push
 
@@ -31,7 +33,6 @@ logger = logging.getLogger(__name__)
 HEARTBEAT = 15.0  # seconds without a byte before a comment
 FALLBACK = 2.0  # seconds between reads while Redis is away
 RECHECK = 0.4  # seconds before a wake that found nothing new is checked once more
-SEND_TIMEOUT = 30.0  # a client that takes longer to take one event is dropped
 # `gone` carries no payload, but an empty `data:` line: a browser's EventSource dispatches no event
 # without one (the HTML standard drops an event whose data buffer stays empty).
 GONE = b"event: gone\ndata:\n\n"
@@ -83,7 +84,8 @@ class Stream:
         return await self.loop.run_in_executor(self.executor, ask, self.app, self.scope, kind, last_event_id)
 
     async def _write(self, body: bytes) -> None:
-        await asyncio.wait_for(self.send({"type": "http.response.body", "body": body, "more_body": True}), SEND_TIMEOUT)
+        sent = self.send({"type": "http.response.body", "body": body, "more_body": True})
+        await asyncio.wait_for(sent, settings.STREAM_SEND_TIMEOUT)  # a client that takes longer is dropped
         self.last_write = time.monotonic()
 
     async def serve(self) -> None:
@@ -101,9 +103,13 @@ class Stream:
         try:
             await self._write(first.body)
             if await self._follow(disconnected):
-                await self.send({"type": "http.response.body", "body": b""})  # the end, after `gone`
-        except (TimeoutError, OSError):
-            pass  # a client that stopped reading, or a socket gone
+                ended = self.send({"type": "http.response.body", "body": b""})  # the end, after `gone`
+                await asyncio.wait_for(ended, settings.STREAM_SEND_TIMEOUT)
+        except TimeoutError:  # a client that stopped reading
+            _drop(self.send)
+            await asyncio.sleep(0)  # the server hears of it: a client gone, not an answer left unfinished
+        except OSError:
+            pass  # a socket gone
         finally:
             push.hub.leave(self.listener)
             disconnected.cancel()
@@ -149,6 +155,17 @@ class Stream:
             if time.monotonic() - self.last_write >= HEARTBEAT:
                 await self._write(HEARTBEAT_LINE)
         return False
+
+
+def _drop(send) -> None:
+    """End the connection at once, with what it still holds unsent. An ASGI application can only end
+    its response, and the server then closes the transport, which waits for the unsent bytes to
+    drain: a client that never reads never lets them, so its connection (and its place under
+    --worker-connections) would be held for ever. The transport of uvicorn's request cycle (the
+    `send` it gave) is aborted instead; under another server nothing is found and the close stands."""
+    transport = getattr(getattr(send, "__self__", None), "transport", None)
+    if transport is not None:
+        transport.abort()
 
 
 def _last_event_id(scope) -> str | None:

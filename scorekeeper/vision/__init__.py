@@ -4,22 +4,23 @@ Pure functions of an image (numpy, OpenCV, no Django, nothing of ours but this r
 `POST /api/v1/hands/count/` decodes and bounds the upload (`image.py`) and calls `count_hand`; what
 is done with the answer (a player's tiles and pips on the round form) is the caller's.
 
-How a photo is read (classical computer vision, no learned model):
+How a photo is read (classical computer vision to find the tiles, a small learned model to read them):
 - `find.py` finds each face-up tile from its dividing line: a thin dark bar with the same ivory
   on both sides; the tile's pose follows from the bar and its extent from where the ivory stops
   (the table, a seam with a touching tile, the tile's shaded side).
   A candidate must have a dark line (not a grain of wood or a vein of marble) with the same ivory
   on both sides; where no seam shows between tiles touching on both sides, the width is the one a
   line usually spans. The halves are taken as square, centred on the line.
-- `read.py` straightens each tile and counts the pips of each half: spots darker or more coloured
-  than the ivory (coloured double-12 pips too; a glare is only paler), touching pips counted by
-  their area against a single pip's. Spots that are not solid and thin (a face-down tile's logo)
-  mean no tile face: that tile is left out.
+- `read.py` straightens each tile; `halves.py`, a network of one hidden layer trained here on
+  synthetic photos (`train.py`, weights in `halves.npz`), says how many pips each half shows, never
+  more than the set's highest. Spots that are not solid and thin (a face-down tile's logo, letters)
+  mean no tile face: that tile is left out, as is one read with a confidence under NO_TILE_BELOW.
+  Sets above double-12 (which the network was never shown) have a half above 12 counted by its spots.
 - `count_hand` (here) orders each tile's halves (`order.py`), sums them, and lists what a reader
   should check (`Doubt`).
 
 `faces.py` holds real sets' pip layouts and colours, and `synthetic.py` draws labelled photos from
-them for the tests and `bench/vision.py`; neither is on the request path.
+them for the tests, `bench/vision.py` and `train.py`; none of the three is on the request path.
 """
 
 from dataclasses import dataclass
@@ -32,6 +33,10 @@ from .read import read_tile
 
 # A tile read with less confidence than this is listed as a doubt ("unclear").
 UNCLEAR_BELOW = 0.5
+# Below this, what was found is taken for no tile at all: a box's lettering, a pattern of the table,
+# a face taken twice its size (on synthetic photos drawn for choosing it, no tile read right was
+# this unsure, and over half of the things found where no tile lies were).
+NO_TILE_BELOW = 0.2
 SMALLEST_SET, LARGEST_SET = 6, 18
 
 
@@ -70,9 +75,9 @@ def count_hand(image: np.ndarray, *, tile_set: int) -> Hand:
         raise ValueError(f"tile_set must be between {SMALLEST_SET} and {LARGEST_SET}")
     tiles = []
     for found in find_tiles(image):
-        reading = read_tile(image, found)
-        if not reading.pips_like:  # a face-down tile's logo, a printed pattern: no tile face
-            continue
+        reading = read_tile(image, found, highest=tile_set)
+        if not reading.pips_like or reading.confidence < NO_TILE_BELOW:
+            continue  # a face-down tile's logo, a printed pattern, letters: no tile face
         first, second = reading.counts
         ax, ay = found.axis
         quarter = found.length / 4

@@ -26,6 +26,8 @@ EDGE_MIN = 14.0
 TYPICAL_SPAN = 0.8
 # A dividing line is at least this much darker than its face (Lab lightness, 0-255 scale).
 BAR_CONTRAST = 60.0
+# Strokes are looked for where the image is this much darker than its surroundings (0-255).
+DARK_LEVELS = (28, 55)
 
 
 @dataclass(frozen=True)
@@ -62,10 +64,15 @@ def find_tiles(image: np.ndarray) -> list[Found]:
     )
     lab = cv2.cvtColor(work, cv2.COLOR_RGB2LAB)
     candidates = []
-    for bar in _bars(lab[..., 0]):
-        found = _tile_around(lab, bar)
-        if found is not None:
-            candidates.append(found)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (15, 15))
+    dark = cv2.morphologyEx(lab[..., 0], cv2.MORPH_BLACKHAT, kernel)
+    # a dividing line is printed darker than a seam between touching tiles or a pip's rim: where
+    # it merges with those into one shape at the first level, it stands alone at the second
+    for level in DARK_LEVELS:
+        for bar in _bars(dark > level):
+            found = _tile_around(lab, bar)
+            if found is not None:
+                candidates.append(found)
     kept = _suppress(candidates)
     return [
         Found((f.centre[0] / scale, f.centre[1] / scale), f.axis, f.width / scale, f.length / scale, f.score)
@@ -73,11 +80,9 @@ def find_tiles(image: np.ndarray) -> list[Found]:
     ]
 
 
-def _bars(lightness: np.ndarray):
+def _bars(dark: np.ndarray):
     """Thin dark strokes: (centre x, y, direction angle, length, thickness)."""
-    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (15, 15))
-    dark = cv2.morphologyEx(lightness, cv2.MORPH_BLACKHAT, kernel)
-    mask = (dark > 28).astype(np.uint8)
+    mask = dark.astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     for index in range(1, count):
         x, y, w, h, area = stats[index]

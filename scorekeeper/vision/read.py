@@ -1,4 +1,5 @@
-"""Reading a found tile: its face straightened, the pips of each half counted.
+"""Reading a found tile: its face straightened, the pips of each half read by the learned reader
+(`halves.py`), and its spots looked at, for what is no tile face and for sets above double-12.
 
 A pip is any spot that differs from the face's ivory: darker (black pips) or more coloured (the
 colours of double-12 sets, yellow as well as dark blue), so a glare, which is only paler, is never
@@ -12,6 +13,7 @@ import cv2
 import numpy as np
 
 from .find import Found
+from .halves import VALUES, read_halves
 
 # The straightened face: a half is SIDE x SIDE pixels.
 SIDE = 64
@@ -37,7 +39,9 @@ def straighten(image: np.ndarray, found: Found) -> np.ndarray:
     return cv2.warpPerspective(image, matrix, (SIDE, 2 * SIDE), flags=cv2.INTER_AREA)
 
 
-def read_tile(image: np.ndarray, found: Found) -> Reading:
+def read_tile(image: np.ndarray, found: Found, *, highest: int = 12) -> Reading:
+    """The tile's halves, none above `highest` (the set's largest half): by the learned reader
+    (`halves.py`) up to 12, by counting spots above it (no set with more pips was shown to it)."""
     face = straighten(image, found)
     lab = cv2.cvtColor(face, cv2.COLOR_RGB2LAB).astype(np.float32)
     lightness = lab[..., 0]
@@ -64,10 +68,13 @@ def read_tile(image: np.ndarray, found: Found) -> Reading:
                 n = max(1, round(elongation))
             total += n
         counts.append(total)
-    ambiguous = float(np.mean(np.abs(distance - PIP_DISTANCE) < 8))
-    confidence = max(0.0, min(1.0, found.score * (1 - doubt) * (1 - 2 * ambiguous)))
     pips_like = all(solid for half in blobs for _, _, solid in half)
-    return Reading((counts[0], counts[1]), confidence, pips_like)
+    if highest > VALUES - 1 and max(counts) > VALUES - 1:
+        ambiguous = float(np.mean(np.abs(distance - PIP_DISTANCE) < 8))
+        confidence = max(0.0, min(1.0, found.score * (1 - doubt) * (1 - 2 * ambiguous)))
+        return Reading((counts[0], counts[1]), confidence, pips_like)
+    learned, certainty = read_halves(face, highest)
+    return Reading(learned, max(0.0, min(1.0, found.score * certainty)), pips_like)
 
 
 def _blobs(mask: np.ndarray) -> list[tuple[float, float, bool]]:

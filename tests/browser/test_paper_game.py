@@ -211,6 +211,30 @@ def test_a_cell_no_hand_can_hold_is_refused_beside_it_by_the_tables_own_check(ph
     assert not Game.objects.exists()
 
 
+@pytest.mark.parametrize(("language", "short"), [("en", "dbl"), ("es", "dob")])
+def test_the_legend_under_the_grid_names_the_double_chip_as_the_chip_shows_it(browser, live_server, language, short):
+    """ "dbl" in the legend beside chips saying "dob": the legend takes the chip's own word."""
+    user = UserFactory()
+    players = [PlayerFactory(owner=user, name=name) for name in NAMES]
+    book = Scorebook.personal_for(user)
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url, is_mobile=True, has_touch=True)
+    context.add_cookies([{"name": "language", "value": language, "url": live_server.url}])
+    page = context.new_page()
+    log_in(page, user.email)
+    query = "&".join(
+        [f"played_on={book.today() - timedelta(days=3)}", "tile_set=12"] + [f"players={p.pk}" for p in players]
+    )
+    page.goto(f"/games/paper/?{query}")
+    chips = page.locator(".paper-table label.chip.mini:nth-child(2) span[aria-hidden=true]")
+    expect(chips).to_have_count(13 * 4)
+    assert set(chips.all_inner_texts()) == {short}
+    legend = page.locator("#paper-legend")
+    expect(legend).to_contain_text(f"{short}: ")
+    legend.scroll_into_view_if_needed()
+    screenshot(page, f"paper-game-legend-{language}")
+    context.close()
+
+
 @pytest.mark.parametrize("locale", ["en-GB", "es-ES"])
 def test_every_tap_target_of_both_steps_is_44_px_and_nothing_is_left_in_english(browser, live_server, locale):
     user = UserFactory()
@@ -234,6 +258,8 @@ def test_every_tap_target_of_both_steps_is_44_px_and_nothing_is_left_in_english(
         page.locator("#save-paper").click()
         expect(page.locator("td.has-error")).to_have_count(4)  # the bad cell, and round 1's three empty ones
         small += [f"grid: {target}" for target in small_tap_targets(page)]
+        # The hint's examples ("12+8", "8-6 3-2") each on one line: never "8-6 3-" / "2".
+        assert page.locator(".example").evaluate_all("(spans) => spans.map((s) => s.getClientRects().length)") == [1, 1]
         chip = page.locator("td").first.locator("label.chip.mini").nth(1).locator("span[aria-hidden]").inner_text()
         expect(page.locator("main p.muted").last).to_contain_text(f"{chip}: ")  # the key under the grid says the same
         words.append(page.locator("main").inner_text())

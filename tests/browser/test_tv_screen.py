@@ -77,3 +77,50 @@ def test_the_tv_link_fits_ten_players_and_thirteen_rounds_on_one_screen_newest_f
         expect(newest).to_have_class("played", timeout=10_000)  # the glow lasts a few seconds
     finally:
         context.close()
+
+
+# Ten long names, as a family's TV shows them (the longest names of the browser tests).
+LONG_TEN = ("Grandma Josefina", "Uncle Bartholomew", "María José", "María Luisa", "Cousin Maximiliano",
+            "Auntie Guadalupe", "Little Christopher", "Grandpa Wolfgang", "Ólafur_Þórðarson_Wolfeschlegelsteinhause",
+            "Bartholomew-Alexander Featherstonehaugh")  # fmt: skip
+NAME_PARTS = "#live-standings .name, #sheet thead th.player .who, #sheet thead .seat-note, .leader, #shuffles-next"
+
+
+def small_names(page) -> list[str]:
+    """Every name the TV shows in type smaller than 60% of its base (body.tv), or running past its box."""
+    return page.locator(NAME_PARTS).evaluate_all(
+        """(parts) => {
+            const base = parseFloat(getComputedStyle(document.body).fontSize);
+            return parts.filter((part) => part.getClientRects().length)
+              .filter((part) => parseFloat(getComputedStyle(part).fontSize) < 0.6 * base
+                  || part.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+              .map((part) => `${part.textContent.trim()}: ${getComputedStyle(part).fontSize} of ${base}px`);
+        }"""
+    )
+
+
+@pytest.mark.parametrize("players", [3, 10])  # three: columns wide enough for the phone's smaller `.tight` type
+def test_long_names_on_a_720p_tv_stay_readable_cut_with_an_ellipsis_never_shrunk_to_fit(browser, live_server, players):
+    viewport = TVS["720p"]
+    user = UserFactory()
+    game = make_game(owner=user, names=LONG_TEN[-players:], tile_set=12)
+    rng = random.Random(40)
+    for _ in range(6):
+        play_round(game, user, rng)
+    share = links.share(game=game, by=user)
+    context = browser.new_context(viewport=viewport, base_url=live_server.url)
+    page = context.new_page()
+    try:
+        page.goto(f"/live/{share.token}/?tv=1")
+        expect(page.locator("body.tv")).to_have_count(1)
+        page.wait_for_function("() => document.documentElement.dataset.js === 'ready'")
+        expect(page.locator("#live-standings li")).to_have_count(players)
+        screenshot(page, f"39-tv-720p-{players}-long-names")
+        assert small_names(page) == []
+        assert no_overflow(page, viewport)
+        standings = page.locator("#live-standings li")
+        for index in range(players):
+            assert on_screen(page, standings.nth(index), viewport), index
+        assert on_screen(page, page.locator("#sheet tbody tr.played").nth(5), viewport)  # the newest round
+    finally:
+        context.close()

@@ -1,6 +1,7 @@
 """The page "Enter a paper game": the day, players and set, then the sheet's grid typed as on paper,
 every round checked on save with the refusal beside its cell, all or nothing, nothing typed lost."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -125,3 +126,19 @@ def test_the_day_played_is_written_as_every_page_writes_a_day_with_its_year_when
         spanish_day = date_format(last_year, "D j b Y")
     spanish = client.get(reverse("game_history", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert f"jugada el {spanish_day}" in spanish
+
+
+@pytest.mark.parametrize(
+    ("language", "short", "words"), [("en", "dbl", "went out on a double"), ("es", "dob", "salió con un doble")]
+)
+def test_the_legend_names_the_double_chip_by_the_word_the_chip_shows_in_each_language(
+    client, table, language, short, words
+):
+    """The legend said "dbl" on a Spanish page whose chips said "dob"."""
+    book, players = table
+    client.cookies["language"] = language
+    page = client.get(reverse("paper_game"), setup_data(book, players)).content.decode()
+    legend = re.search(r'<p class="muted" id="paper-legend">(.*?)</p>', page, re.S).group(1)
+    chips = re.findall(r'class="chip mini"[^>]*>.*?<span aria-hidden="true">(.*?)</span>', page, re.S)
+    assert set(chips) == {"0-0", short} and chips.count(short) == 7 * 3
+    assert f"{short}: {words}" in legend and legend.startswith("0-0: ")
