@@ -10,7 +10,7 @@ kept entries that forgets (caches.kept explains how an entry earns trust).
 | a player renamed, linked, unlinked, deleted            | the stamps, answers, pages of their games  |
 | two players merged into one                            | the stamps, answers, pages of games moved  |
 | a player archived or brought back                      | nothing: pickers and boards are read anew  |
-| a live link made, replaced, revoked                    | the game's stamp (its link entries with it)|
+| a live link made, replaced, revoked                    | the stamp of the game or night it opens    |
 | a member joined, removed, left, given another role     | every game of the scorebook, as above      |
 | a scorebook renamed, deleted, its time zone changed    | every game of the scorebook, as above      |
 | an import                                              | every game of the scorebook, as above      |
@@ -23,11 +23,10 @@ kept entries that forgets (caches.kept explains how an entry earns trust).
 | a season created, changed, deleted                     | nothing: season tables are read in full    |
 | a night renamed or moved to another day, deleted       | the night's stamp (its kept polls with it) |
 | a game put in a night or taken out of one              | the game's and both nights' stamps         |
-| a night's live link made, replaced, revoked            | the night's stamp (its link entries with it)|
 | a night created (nothing shown yet)                    | nothing                                    |
 
 A night's kept polls (a member's, its live link's) are written under the night's stamp *and* the
-stamp of each of its games (caches.kept.night_fence), so a round at any of its tables, a game
+stamp of each of its games (caches.kept.fence), so a round at any of its tables, a game
 renamed, trashed or brought back, forgets them with the game; a write that names the scorebook
 forgets its nights' stamps too (who may read a night changed).
 
@@ -114,7 +113,7 @@ def forgotten(change: Change) -> list[str]:
     listed = kept.quietly(kept.get_many, [kept.pages_key(pk) for pk in sorted(games)]) or {}
     for pk in sorted(games):
         keys += [kept.game_key(pk), *kept.answers_of(pk), kept.pages_key(pk), *listed.get(kept.pages_key(pk), ())]
-    keys += [kept.night_key(pk) for pk in sorted(nights)]
+    keys += [kept.stamp_key("night", pk) for pk in sorted(nights)]
     keys += [kept.session_key(session) for session in change.sessions]
     keys += [kept.account_key(pk) for pk in change.accounts]
     return keys

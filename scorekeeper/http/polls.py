@@ -29,12 +29,18 @@ from scorekeeper.caches import backends, kept
 from . import private
 from .private import PRIVATE, asks_for
 
-# The views whose conditional GETs a poll may answer, by the URLconf's names.
-MEMBER_POLL, SHEET_POLL, LIVE_POLL, LIVE_BODY_POLL = "api:game-detail", "game_sheet", "api:live", "live_sheet"
-# A club night's: a member's API poll, and its live link's JSON and page body.
-NIGHT_POLL, NIGHT_LIVE_POLL, NIGHT_LIVE_BODY_POLL = "api:night-detail", "api:night-live", "night_live_sheet"
-POLLED = frozenset({MEMBER_POLL, SHEET_POLL, LIVE_POLL, LIVE_BODY_POLL, NIGHT_POLL, NIGHT_LIVE_POLL,
-                    NIGHT_LIVE_BODY_POLL})  # fmt: skip
+# The views whose conditional GETs a poll may answer, by the URLconf's names: a member's game or
+# night through the API, a member's followed sheet, and a live link's JSON and page body, with what
+# each opens (and, for a link, whether it is the page's body).
+SHEET_POLL = "game_sheet"
+MEMBER_POLLS = {"api:game-detail": "game", "api:night-detail": "night"}
+LIVE_POLLS = {
+    "api:live": ("game", False),
+    "live_sheet": ("game", True),
+    "api:night-live": ("night", False),
+    "night_live_sheet": ("night", True),
+}
+POLLED = frozenset({SHEET_POLL, *MEMBER_POLLS, *LIVE_POLLS})
 
 
 @functools.lru_cache(maxsize=8192)
@@ -62,15 +68,21 @@ def not_modified(etag: str, account: int | None = None) -> HttpResponse:
     return response
 
 
-def member_poll(request, pk: int):
-    """304 for a member's unchanged game, from the cache alone; None to take the full path."""
+def member_poll(request, pk: int, kind: str):
+    """304 for a member's unchanged game or night (`kind`; none of a night's games changed either:
+    two round trips), from the cache alone; None to take the full path."""
     from scorekeeper.models import Game
+    from scorekeeper.reads.nights import member_etag
 
     token = request.headers.get("X-Session-Token")
     session = token or request.COOKIES.get(settings.SESSION_COOKIE_NAME)
-    if not session or (entry := kept.member_entry(session, pk)) is None:
+    entries = {"game": "member", "night": "night-member"}
+    if not session or (entry := kept.member_entry(session, pk, entries[kind])) is None:
         return None
-    etag = Game.etag_of(pk, entry.tag)
+    if kind == "game":
+        etag = Game.etag_of(pk, entry.tag)
+    else:  # its games' titles are in it: the language too
+        etag = member_etag(pk, entry.tag, translation.get_language_from_request(request))
     if not asks_for(request, etag):
         return None
     return not_modified(etag, None if token else entry.user)
@@ -93,18 +105,20 @@ def sheet_poll(request, pk: int):
     return response
 
 
-def live_poll(request, token: str, page: bool):
-    """304 for an unchanged game seen through its live link, from the cache and within the
-    address's budget; None to take the full path (which also answers 404 and 429)."""
-    from scorekeeper.models import LIVE_SELECTOR_LENGTH, LiveLink
-    from scorekeeper.reads import live
+def live_poll(request, token: str, kind: str, page: bool):
+    """304 for an unchanged game or night (`kind`) seen through its live link (its JSON, or its
+    page's body), from the cache and within the address's budget; None to take the full path (which
+    also answers 404 and 429)."""
+    from scorekeeper.models import LIVE_SELECTOR_LENGTH
+    from scorekeeper.reads.live import link_etag
 
     from . import links
 
     if page and settings.SESSION_COOKIE_NAME in request.COOKIES:
         return None  # a signed-in viewer's page names their account (X-Account): the full path
     selector, verifier = token[:LIVE_SELECTOR_LENGTH], token[LIVE_SELECTOR_LENGTH:]
-    # One round trip: the budget counted, the epoch and the link, and the game's stamp it points to.
+    # One round trip: the budget counted, the epoch and the link, and the stamp of what it opens
+    # (a night's games' stamps: a second).
     counter, window, _left = links.budget_key(request, token)
     if not kept.trusted():  # before the read (caches.kept): the full path counts the budget
         return None
@@ -114,75 +128,20 @@ def live_poll(request, token: str, page: bool):
         counter,
         window + 1,
         [kept.epoch_key(), kept.link_key(selector)],
-        kept.link_game_key(selector),
-        kept.game_key(),
+        kept.link_opens_key(kind, selector),
+        kept.stamp_key(kind),
     )
     if found is None:
         return None
     request.live_count, request.live_count_key = found[0], counter  # counted: the full path counts it once
-    entry = kept.link_entry(found[1], found[2])
+    entry = kept.link_entry(kind, found[1], found[2])
     if entry is None or not secrets.compare_digest(entry.verifier, kept.digest(verifier)):
         return None
-    if not page:
-        etag = LiveLink.etag_of(selector, entry.tag)
-    else:  # in the viewer's language, read as LocaleMiddleware reads it (its cookie, else the header)
-        language = translation.get_language_from_request(request)
-        etag = live.page_etag_of(selector, entry.tag, language)
+    # in the viewer's language, read as LocaleMiddleware reads it (its cookie, else the header)
+    language = translation.get_language_from_request(request)
+    etag = link_etag(kind, selector, entry.tag, language, page=page)
     if not asks_for(request, etag) or links.retry_after(request, token):
         return None  # spent budgets are answered (429) by the full path
-    if not page:
-        return not_modified(etag)
-    return links.body_headers(HttpResponseNotModified(), etag, language, signed_out=True)
-
-
-def night_poll(request, pk: int):
-    """304 for a member's unchanged night (none of its games changed either), from the cache alone
-    (two round trips: caches.kept.night_member_entry); None to take the full path."""
-    from scorekeeper.reads.nights import member_etag
-
-    token = request.headers.get("X-Session-Token")
-    session = token or request.COOKIES.get(settings.SESSION_COOKIE_NAME)
-    if not session or (entry := kept.night_member_entry(session, pk)) is None:
-        return None
-    etag = member_etag(pk, entry.tag, translation.get_language_from_request(request))
-    if not asks_for(request, etag):
-        return None
-    return not_modified(etag, None if token else entry.user)
-
-
-def night_live_poll(request, token: str, page: bool):
-    """304 for an unchanged night seen through its live link, from the cache and within the
-    address's budget; None to take the full path (which also answers 404 and 429)."""
-    from scorekeeper.models import LIVE_SELECTOR_LENGTH
-    from scorekeeper.reads.nights import link_etag
-
-    from . import links
-
-    if page and settings.SESSION_COOKIE_NAME in request.COOKIES:
-        return None  # a signed-in viewer's page names their account (X-Account): the full path
-    selector, verifier = token[:LIVE_SELECTOR_LENGTH], token[LIVE_SELECTOR_LENGTH:]
-    counter, window, _left = links.budget_key(request, token)
-    if not kept.trusted():  # before the read (caches.kept): the full path counts the budget
-        return None
-    found = kept.quietly(
-        backends.hit_then_follow,
-        kept._cache(),
-        counter,
-        window + 1,
-        [kept.epoch_key(), kept.night_link_key(selector)],
-        kept.night_link_night_key(selector),
-        kept.night_key(),
-    )
-    if found is None:
-        return None
-    request.live_count, request.live_count_key = found[0], counter
-    entry = kept.night_link_entry(found[1], found[2])
-    if entry is None or not secrets.compare_digest(entry.verifier, kept.digest(verifier)):
-        return None
-    language = translation.get_language_from_request(request)
-    etag = link_etag(selector, entry.tag, language, page=page)
-    if not asks_for(request, etag) or links.retry_after(request, token):
-        return None
     if not page:
         return not_modified(etag)
     return links.body_headers(HttpResponseNotModified(), etag, language, signed_out=True)
@@ -198,15 +157,11 @@ def answer(request):
     if match is None:
         return None
     name, kwargs = match
-    if name == MEMBER_POLL:
-        return member_poll(request, kwargs["pk"])
     if name == SHEET_POLL:
         return sheet_poll(request, kwargs["pk"])
-    if name == NIGHT_POLL:
-        return night_poll(request, kwargs["pk"])
-    if name in (NIGHT_LIVE_POLL, NIGHT_LIVE_BODY_POLL):
-        return night_live_poll(request, kwargs["token"], page=name == NIGHT_LIVE_BODY_POLL)
-    return live_poll(request, kwargs["token"], page=name == LIVE_BODY_POLL)
+    if name in MEMBER_POLLS:
+        return member_poll(request, kwargs["pk"], MEMBER_POLLS[name])
+    return live_poll(request, kwargs["token"], *LIVE_POLLS[name])
 
 
 class CachedPollMiddleware:

@@ -485,29 +485,43 @@ def new_live_token() -> tuple[str, str]:
 LIVE_SELECTOR_LENGTH, LIVE_TOKEN_LENGTH = 12, 44
 
 
-class LiveLink(models.Model):
-    """A game's read-only link: whoever holds it sees the sheet, without an account. At most one
-    per game; replacing it makes a new token and the old one stops working at once."""
+class Link(models.Model):
+    """A read-only link to what it opens (`KIND`: a game, LiveLink, or a night, NightLink): whoever
+    holds it sees names and scores, without an account. At most one per game or night; replacing it
+    makes a new token and the old one stops working at once. One kind of link: the same token, the
+    same budget, the same kept entries and views (reads.live), whatever it opens."""
 
-    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="live_link")
+    KIND = ""
     selector = models.CharField(max_length=LIVE_SELECTOR_LENGTH, unique=True)
     verifier = models.CharField(max_length=LIVE_TOKEN_LENGTH - LIVE_SELECTOR_LENGTH)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(default=timezone.now)
 
+    class Meta:
+        abstract = True
+
     def __str__(self):
-        return f"live link of {self.game}"
+        return f"live link of {self.opened}"
 
     @property
     def token(self) -> str:
         return self.selector + self.verifier
 
-    def etag(self, version: int) -> str:
-        return self.etag_of(self.selector, version)
+    @property
+    def opened(self):
+        """The game or night the link opens."""
+        return getattr(self, self.KIND)
 
-    @staticmethod
-    def etag_of(selector: str, version: int) -> str:
-        return f'"live-{selector}-v{version}"'
+    @property
+    def opens_id(self) -> int:
+        return getattr(self, f"{self.KIND}_id")
+
+
+class LiveLink(Link):
+    """A game's live link: the sheet."""
+
+    KIND = "game"
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="live_link")
 
 
 class IdempotencyKey(models.Model):

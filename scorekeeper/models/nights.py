@@ -1,12 +1,10 @@
 """Club nights: the games (tables) a club plays one evening, their standings, and the night's live link."""
 
-from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.utils import timezone
 
 from .common import ReaderRole
-from .games import LIVE_SELECTOR_LENGTH, LIVE_TOKEN_LENGTH, Game, Seat
+from .games import Game, Link, Seat
 from .scorebooks import Scorebook, member_of, role_of
 
 
@@ -56,19 +54,8 @@ class Night(ReaderRole, models.Model):
         )
 
 
-class NightLink(models.Model):
-    """A night's read-only link (a club's TV, the phones at its tables): every table and the
-    standings, without an account. At most one per night; a new one replaces the old at once."""
+class NightLink(Link):
+    """A night's live link (a club's TV, the phones at its tables): every table and the standings."""
 
+    KIND = "night"
     night = models.OneToOneField(Night, on_delete=models.CASCADE, related_name="live_link")
-    selector = models.CharField(max_length=LIVE_SELECTOR_LENGTH, unique=True)
-    verifier = models.CharField(max_length=LIVE_TOKEN_LENGTH - LIVE_SELECTOR_LENGTH)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
-    created_at = models.DateTimeField(default=timezone.now)
-
-    def __str__(self):
-        return f"live link of {self.night}"
-
-    @property
-    def token(self) -> str:
-        return self.selector + self.verifier

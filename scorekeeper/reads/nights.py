@@ -4,14 +4,12 @@ night counts, Night.counted_seats; rules.nights orders them). And its ETag, made
 version and its games' versions, read in one query."""
 
 import hashlib
-import re
-import secrets
 from dataclasses import dataclass
 
 from django.db.models import Count, Sum
 from django.utils.translation import get_language
 
-from ..models import LIVE_SELECTOR_LENGTH, LIVE_TOKEN_LENGTH, Game, Night, NightLink, Scorebook
+from ..models import Game, Night, Scorebook
 from ..rules.nights import NightRow, night_standings
 from ..selectors import game_state
 
@@ -37,11 +35,6 @@ def games_of(night_pk: int) -> list[tuple[int, int, bool]]:
 def member_etag(pk: int, part: str, language: str | None = None) -> str:
     """The ETag of GET /api/v1/nights/{pk}/: the fingerprint and the language (games' titles are in it)."""
     return f'"night-{pk}-{part}-{language or get_language()}"'
-
-
-def link_etag(selector: str, part: str, language: str | None = None, *, page: bool = False) -> str:
-    """The ETags of a night's live link: its JSON, or (`page`) the live page's body."""
-    return f'"night-{"page" if page else "live"}-{selector}-{part}-{language or get_language()}"'
 
 
 @dataclass(frozen=True)
@@ -139,21 +132,6 @@ def nights_of(book: Scorebook) -> list[Night]:
     return list(Night.objects.filter(scorebook=book))
 
 
-# The live link: a night's tables and standings for everyone who holds it.
-
-_TOKEN = re.compile(rf"^[A-Za-z0-9_-]{{{LIVE_TOKEN_LENGTH}}}$")
-
-
-def find(token: str) -> NightLink | None:
-    """The link a token opens, with its night (one query), or None."""
-    if not isinstance(token, str) or not _TOKEN.match(token):
-        return None
-    link = NightLink.objects.select_related("night").filter(selector=token[:LIVE_SELECTOR_LENGTH]).first()
-    if link is None or not secrets.compare_digest(link.verifier, token[LIVE_SELECTOR_LENGTH:]):
-        return None
-    return link
-
-
 def public(read: NightRead) -> dict:
     """The night as its live link shows it: names and numbers only, no ids."""
     return {
@@ -177,19 +155,3 @@ def public(read: NightRead) -> dict:
             for row in read.standings
         ],
     }
-
-
-def open_link(token: str) -> tuple[NightLink, str] | None:
-    """What the live page, its body and the API ask once the client's budget is counted (http.links):
-    the link with its night (one query) and the night's fingerprint (one more), or None when it opens
-    nothing. Remembered for the polls under the stamps read before the database."""
-    from ..caches import kept
-
-    fence = kept.night_link_fence(token[:LIVE_SELECTOR_LENGTH]) if _TOKEN.match(token) else kept.NightFence()
-    link = find(token)
-    if link is None:
-        return None
-    games = games_of(link.night_id)
-    part = fingerprint(link.night, games)
-    kept.remember_night_link(fence, link.night_id, link.selector, link.verifier, tuple(g[0] for g in games), part)
-    return link, part

@@ -1,6 +1,7 @@
 """Club nights of a scorebook: create, change, delete (scorers), a game put in a night or taken out
-of it, and a night's live link. Every write moves the night's `version` on where what it shows
-changes, and announces the night (caches.rule: its kept polls go)."""
+of it. Every write moves the night's `version` on where what it shows changes, and announces the
+night (caches.rule: its kept polls go). A night's live link is the live wing's (services.live:
+`share(night=...)`, `revoke(night=...)`)."""
 
 from datetime import date
 
@@ -11,8 +12,9 @@ from django.utils.translation import gettext as _
 
 from ..caches.rule import announce
 from ..errors import InvalidInput
-from ..models import Game, Night, NightLink, Scorebook, new_live_token
+from ..models import Game, Night, Scorebook
 from .common import lock_game, require_scorer
+from .live import revoke, share  # noqa: F401  (a night's link: the live wing's own)
 
 FIELDS = ("name", "date")
 FIRST_DAY, LAST_DAY = date(1900, 1, 1), date(2999, 12, 31)
@@ -113,21 +115,3 @@ def joined(game: Game) -> None:
     """A new game made in a night (services.games.create_game, under its transaction): the night's
     version moves on; the game's announcement names the night."""
     _moved(game.night_id)
-
-
-@transaction.atomic
-def share(*, night: Night, by) -> NightLink:
-    """Make the night's live link, or replace it: the old token stops working at once."""
-    selector, verifier = new_live_token()
-    link, _ = NightLink.objects.update_or_create(
-        night=night,
-        defaults={"selector": selector, "verifier": verifier, "created_by": by, "created_at": timezone.now()},
-    )
-    announce("night link made", nights=[night.pk])
-    return link
-
-
-def revoke(*, night: Night) -> bool:
-    deleted, _ = NightLink.objects.filter(night=night).delete()
-    announce("night link revoked", nights=[night.pk])
-    return bool(deleted)

@@ -189,7 +189,7 @@ def game_sheet(request, pk):
     if user.game_version is None:
         raise Http404(_("No such game in your scorebooks."))
     etag = follow.sheet_etag(pk, user.game_version, user.pk, user.game_role)
-    kept.remember_sheet(fence, user.pk, user.game_version, user.game_role, get_language())
+    kept.remember_member(fence, user.pk, user.game_version, role=user.game_role, language=get_language())
     if unchanged(request, etag):
         return not_modified(etag)
     context = _sheet_parts(user, sheet_for(user, pk))

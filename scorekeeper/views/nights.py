@@ -1,29 +1,27 @@
 """Pages of club nights: a scorebook's nights (scorers add one), a night's page (its tables and
-standings, following changes; scorers start a game at it, share it, change or delete it), a game
-put in a night from its page, and the night's live page (no account) with its TV mode."""
+standings, following changes; scorers start a game at it, share it, change or delete it), and a game
+put in a night from its page. The night's live page (no account) and its TV mode are the live
+wing's (views.live)."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from .. import clock
 from ..errors import InvalidInput
 from ..forms import GameNightForm, NightForm
-from ..http import links
 from ..http.private import unchanged
 from ..models import Night, NightLink
 from ..reads import nights as reads
 from ..selectors import game_to_write, night_for, scorebook_for
+from ..services import live as sharing
 from ..services import nights
 from ..services.common import require_scorer
-from .common import qr_svg, tv_aware
 
 
 @login_required
@@ -133,7 +131,7 @@ def game_night(request, pk):
 def share_night(request, pk):
     chosen = night_for(request.user, pk)
     require_scorer(chosen.role)
-    nights.share(night=chosen, by=request.user)
+    sharing.share(night=chosen, by=request.user)
     messages.success(request, _("Live link ready: show the QR code to the club."))
     return redirect(reverse("night", kwargs={"pk": pk}) + "#live-share")
 
@@ -143,56 +141,9 @@ def share_night(request, pk):
 def revoke_night_share(request, pk):
     chosen = night_for(request.user, pk)
     require_scorer(chosen.role)
-    nights.revoke(night=chosen)
+    sharing.revoke(night=chosen)
     messages.success(request, _("The live link is stopped."))
     return redirect(reverse("night", kwargs={"pk": pk}) + "#live-share")
 
 
-LIVE_BODY = "scorekeeper/partials/night_live_body.html"
 NIGHT_BODY = "scorekeeper/partials/night_body.html"
-
-
-def _live(request, token, template):
-    """The night's live page or its swappable body: no account; 304 while unchanged."""
-    try:
-        links.spend(request, token)
-    except links.Throttled as refused:
-        response = HttpResponse(str(refused), status=429, content_type="text/plain; charset=utf-8")
-        response["Retry-After"] = str(refused.wait)
-        return response
-    if (opened := reads.open_link(token)) is None:
-        return render(request, "scorekeeper/live_gone.html", status=404)
-    link, part = opened
-    etag = reads.link_etag(link.selector, part, page=True)
-    if template == LIVE_BODY and unchanged(request, etag):
-        response = HttpResponse(status=304)
-    elif template == LIVE_BODY:
-        body, part = reads.kept_body(
-            "live-page", etag, part, link.night, lambda read: render_to_string(template, {"read": read})
-        )
-        etag = reads.link_etag(link.selector, part, page=True)
-        response = HttpResponse(body)
-    else:
-        context = {"read": reads.read(link.night), "token": token, "etag": etag}
-        response = render(request, template, context)
-    if template == LIVE_BODY:
-        links.body_headers(response, etag, get_language())
-    else:
-        response["ETag"], response["Cache-Control"] = etag, "private, no-cache"
-        response["Content-Language"], response["X-Robots-Tag"] = get_language(), "noindex, nofollow"
-    patch_vary_headers(response, ("Accept-Language", "Cookie"))
-    return response
-
-
-def night_live_page(request, token):
-    return _live(request, token, "scorekeeper/night_live.html")
-
-
-def night_live_sheet(request, token):
-    return _live(request, token, LIVE_BODY)
-
-
-def night_live_qr(request, token):
-    if reads.find(token) is None:
-        raise Http404(_("This live link does not exist or was revoked."))
-    return qr_svg(tv_aware(request, reverse("night_live", kwargs={"token": token})), _("Live link QR code"))

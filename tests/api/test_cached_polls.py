@@ -392,11 +392,12 @@ def test_the_deploys_entry_point_leaves_what_it_loaded_out_of_the_garbage_collec
     assert gc.get_freeze_count() > 50_000
 
 
-@pytest.mark.parametrize("kind", ["member", "sheet"])
+@pytest.mark.parametrize("kind", ["member", "sheet", "night-member"])
 def test_a_polls_keys_are_the_ones_its_entry_and_stamps_are_written_under(kind):
     keys, pointer, prefix = polls.poll_keys("a-session", 25, kind)
-    entry = polls.member_key("a-session", 25) if kind == "member" else polls.sheet_key("a-session", 25)
+    stamp = polls.game_key(25) if kind != "night-member" else polls.stamp_key("night", 25)
+    entry = polls.member_key("a-session", 25, kind)
     assert keys == [
-        polls.epoch_key(), polls.session_key("a-session"), polls.session_user_key("a-session"), polls.game_key(25), entry
+        polls.epoch_key(), polls.session_key("a-session"), polls.session_user_key("a-session"), stamp, entry
     ]  # fmt: skip
     assert (keys[pointer], prefix) == (polls.session_user_key("a-session"), polls.account_key())

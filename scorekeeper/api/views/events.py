@@ -28,11 +28,12 @@ from rest_framework.views import APIView
 
 from scorekeeper.caches import push
 from scorekeeper.models import LIVE_SELECTOR_LENGTH, Game, LiveLink, Night, NightLink
+from scorekeeper.reads.live import KINDS
 
 from .common import ErrorSerializer, errors_for
 from .games import GameDetail
-from .live import LiveView
-from .nights import LiveNightView, NightDetail
+from .live import LiveGameView, LiveNightView
+from .nights import NightDetail
 
 MEDIA_TYPE = "text/event-stream"
 # The WSGI environ key http.streams sets on the requests it makes itself ("connect" or "reread"),
@@ -197,24 +198,27 @@ class NightEvents(Events):
 
 
 class LiveEvents(Events):
-    read = LiveView.as_view()
+    """What a live link opens (`kind`: a game, or a night and each of its tables), as it changes."""
+
+    read = LiveGameView.as_view()
+    kind = LiveLink.KIND
 
     @extend_schema(description="A game through its live link, as it changes.", **LIVE_SCHEMA)
     def get(self, request, token):
         return super().get(request, token=token)
 
     def topics(self, request, token):
-        games = LiveLink.objects.filter(selector=_selector(token)).values_list("game_id", flat=True)
-        return list(map(push.game_topic, games))
+        model = KINDS[self.kind]
+        opened = model.objects.filter(selector=_selector(token)).values_list(f"{model.KIND}_id", flat=True)
+        if self.kind == NightLink.KIND:
+            return [topic for night in opened for topic in _night_topics(night)]
+        return list(map(push.game_topic, opened))
 
 
-class LiveNightEvents(Events):
+class LiveNightEvents(LiveEvents):
     read = LiveNightView.as_view()
+    kind = NightLink.KIND
 
     @extend_schema(description="A night through its live link, as it changes.", **LIVE_SCHEMA)
     def get(self, request, token):
         return super().get(request, token=token)
-
-    def topics(self, request, token):
-        nights = NightLink.objects.filter(selector=_selector(token)).values_list("night_id", flat=True)
-        return [topic for night in nights for topic in _night_topics(night)]

@@ -175,15 +175,19 @@ class GameDetail(AnswersNotModified, APIView):
             raise Http404(_("No such game in your scorebooks."))
         fence = getattr(request, "fence", None) or kept.fence(session=session_of(request), game=pk)
         key = kept.answer_key(pk, get_language())
-        kept_version, body = fence.found.get(key) or (None, None)
+        answer = fence.found.get(key) or kept.KeptAnswer(None, None)
         if unchanged(request, etag := Game.etag_of(pk, version)):
             kept.remember_member(fence, request.user.pk, version)
             return not_modified(etag)
-        if kept_version != version:
+        body = answer.body
+        if answer.version != version:
             game = game_with_rounds(request.user, pk)
             body, etag = JSONRenderer().render(GameSerializer(game).data), game.etag
             kept.remember_member(
-                fence, request.user.pk, version, {key: (version, body)} if game.version == version else {}
+                fence,
+                request.user.pk,
+                version,
+                extra={key: kept.KeptAnswer(version, body)} if game.version == version else {},
             )
         else:
             kept.remember_member(fence, request.user.pk, version)
@@ -248,8 +252,7 @@ class ChangeSerializer(serializers.Serializer):
     round = serializers.IntegerField(allow_null=True)
     before = serializers.JSONField(allow_null=True, help_text="The round (or name, or seat change undone) as it was.")
     after = serializers.JSONField(
-        allow_null=True,
-        help_text="The round (or name) as it became; for a seat change: player, replaces, after_round.",
+        allow_null=True, help_text="The round (or name) as it became; for a seat change: player, replaces, after_round."
     )
 
     def get_by(self, change) -> UserRefSerializer(allow_null=True):

@@ -3,20 +3,17 @@ read by position."""
 
 from typing import NamedTuple
 
-from .fences import LINK_GAME_TTL, Fence, NightFence
+from .fences import LINK_GAME_TTL, Fence
 from .keys import (
+    STAMPED_BY,
     digest,
     game_key,
     lifetime,
-    link_game_key,
     link_key,
+    link_opens_key,
     member_key,
     night_games_key,
-    night_link_key,
-    night_link_night_key,
-    night_member_key,
     session_user_key,
-    sheet_key,
     space,
 )
 from .store import get_many, peek, quietly, set_many
@@ -44,6 +41,7 @@ class LinkEntry(NamedTuple):
 
     epoch: int
     verifier: str  # the verifier's digest
+    kind: str  # what it opens: "game" or "night"
     opens: int  # the game's id, or the night's
     stamp: str  # its stamp
     tag: int | str  # the game's version, or the night's fingerprint
@@ -59,15 +57,18 @@ class KeptPage(NamedTuple):
     html: str
 
 
+class KeptAnswer(NamedTuple):
+    """The API's answer for a game at one version, the same for every member: the bytes sent."""
+
+    version: int | None
+    body: bytes | None
+
+
 class KeptSession(NamedTuple):
     """A session's data kept in Redis (caches.sessions), under the epoch and its stamp when written."""
 
     stamps: tuple  # (epoch, the session's stamp)
     data: dict
-
-
-def _member(fence: Fence, tag, **more) -> MemberEntry:
-    return MemberEntry(fence.epoch, fence.session_stamp, fence.account_stamp, fence.user, fence.game_stamp, tag, **more)
 
 
 def _write(fence: Fence, entries: dict) -> None:
@@ -79,142 +80,80 @@ def _write(fence: Fence, entries: dict) -> None:
         quietly(set_many, entries, lifetime())
 
 
-def remember_member(fence: Fence, user_pk: int, version: int, extra: dict | None = None) -> None:
-    """The database found `fence.session` signed in as `user_pk`, a reader of `fence.game` at
-    `version`; `extra` entries (the game's answer) are written in the same call."""
-    entries = dict(extra or {})
-    if fence.user == user_pk and fence.session:
-        entries[member_key(fence.session, fence.game)] = _member(fence, version)
-    elif fence.session:
-        fence.user = user_pk  # known from now on; trusted from the next full request
-    _write(fence, entries)
-
-
-def remember_sheet(fence: Fence, user_pk: int, version: int, role: str, language: str) -> None:
-    """As remember_member, for the followed sheet: what its ETag is made of besides the version."""
-    entries = {}
-    if fence.user == user_pk and fence.session:
-        entries[sheet_key(fence.session, fence.game)] = _member(fence, version, role=role, language=language)
-    elif fence.session:
-        fence.user = user_pk
-    _write(fence, entries)
-
-
-def remember_link(fence: Fence, selector: str, verifier: str, version: int) -> None:
-    """The database found the live link `selector` opens `fence.game` at `version`."""
-    if not fence.usable:
-        return
-    entry = LinkEntry(fence.epoch, digest(verifier), fence.game, fence.game_stamp, version)
-    _write(fence, {link_key(selector): entry})
-    if fence.learned:
-        quietly(set_many, {link_game_key(selector): fence.game}, LINK_GAME_TTL)
-
-
-# What a poll reads: one round trip, nothing made.
-
-
-def poll_keys(session: str, pk: int, kind: str = "member") -> tuple[list[str], int, str]:
-    """What member_entry asks peek for: the keys epoch_key(), session_key(session),
-    session_user_key(session) (the pointer, at 2), game_key(pk) and member_key(session, pk) (or
-    sheet_key, `kind` "sheet"), then account_key()'s prefix. The same keys as those functions make
-    (tests/test_caching_rule.py checks), made here with one hash of the session and one look at the
-    secret, where the functions took three and six (a poll's every microsecond counts: a club's
-    phones ask every 2 s)."""
-    base, who = space(), digest(session)
-    keys = [f"{base}:epoch", f"{base}:session:{who}", f"{base}:session-user:{who}", f"{base}:game:{pk}"]
-    keys.append(f"{base}:{kind}:{who}:{pk}")
-    return keys, 2, f"{base}:account:"
-
-
-def member_entry(session: str, pk: int, kind: str = "member") -> MemberEntry | None:
-    """The trusted entry of `session` for game `pk` (a member's, or `kind` "sheet"), or None."""
-    if not trusted():
-        return None
-    result = quietly(peek, *poll_keys(session, pk, kind))
-    if result is None or not still_trusted():
-        return None
-    (epoch, session_stamp, user, game_stamp, entry), account_stamp = result
-    if not _stamps_match(entry, epoch, session_stamp, account_stamp, user, game_stamp):
-        return None
-    return entry
-
-
-def _stamps_match(entry: MemberEntry | None, epoch, session_stamp, account_stamp, user, stamp) -> bool:
-    """Whether a member's entry was written under the stamps read now (none of them missing)."""
-    return (
-        entry is not None
-        and None not in (session_stamp, account_stamp, user, stamp)
-        and (entry.epoch, entry.session_stamp, entry.account_stamp, entry.user, entry.stamp)
-        == (epoch or 0, session_stamp, account_stamp, user, stamp)
-    )
-
-
-def link_entry(found: list, game_stamp) -> LinkEntry | None:
-    """A live link's entry (`found`: the epoch and the link's entry, read with the game's stamp it
-    points to), trusted, or None."""
-    epoch, entry = found
-    if entry is None or game_stamp is None or entry.epoch != (epoch or 0) or entry.stamp != game_stamp:
-        return None
-    return entry if still_trusted() else None  # the poll asked trusted() before its read
-
-
-# Club nights. A night's kept polls (a member's API poll, its live link's JSON and page body) are
-# written under the night's stamp and the stamp of every game of the night (the trash's too: one
-# brought back changes the night), read before the database is asked. The fence cannot know the
-# games before the database says which they are: it reads them from what the last full request
-# found (`night_games_key`), and an entry is remembered only when the database found the same
-# games; a game joining or leaving the night moves the night's stamp on (caches.rule), so an entry
-# written meanwhile is born stale. A poll takes two round trips: the entry with its stamps, then
-# its games' stamps.
-
-
-def _night_games_found(fence: NightFence, games: tuple[int, ...]) -> bool:
-    """Whether the database found the games the fence guessed; if not, its finding is the next guess."""
-    if fence.games == games:
+def _games_found(fence: Fence, games: tuple[int, ...] | None) -> bool:
+    """Whether the database found the night's games the fence guessed (a game's fence guesses none);
+    if not, its finding is the next guess."""
+    if fence.night is None or fence.games == games:
         return True
     quietly(set_many, {night_games_key(fence.night): list(games)}, lifetime())
     return False
 
 
-def remember_night(fence: NightFence, user_pk: int, games: tuple[int, ...], etag_part: str) -> None:
-    """The database found `fence.session` signed in as `user_pk`, a reader of `fence.night`, whose
-    games are `games` (sorted ids), and its answer's ETag made of `etag_part`."""
-    if not fence.usable or fence.night is None or not _night_games_found(fence, games):
+def remember_member(
+    fence: Fence,
+    user_pk: int,
+    tag,
+    *,
+    games: tuple[int, ...] | None = None,
+    role: str | None = None,
+    language: str | None = None,
+    extra: dict | None = None,
+) -> None:
+    """The database found `fence.session` signed in as `user_pk`, a reader of the fence's game (at
+    version `tag`) or night (at fingerprint `tag`, its games `games`, sorted ids); the followed sheet
+    says its `role` and `language` too. `extra` entries (the game's answer) go in the same call."""
+    if not fence.usable or not _games_found(fence, games):
         return
-    entries = {}
+    opens, pk, stamp = fence.opens
+    kind = "night-member" if opens == "night" else ("sheet" if language is not None else "member")
+    entries = dict(extra or {})
     if fence.user == user_pk and fence.session:
-        entries[night_member_key(fence.session, fence.night)] = MemberEntry(
-            fence.epoch,
-            fence.session_stamp,
-            fence.account_stamp,
-            fence.user,
-            fence.night_stamp,
-            etag_part,
-            fence.games,
-            fence.game_stamps,
-        )
+        entries[member_key(fence.session, pk, kind)] = MemberEntry(
+            fence.epoch, fence.session_stamp, fence.account_stamp, fence.user, stamp, tag,
+            fence.games or (), fence.game_stamps, role, language,
+        )  # fmt: skip
     elif fence.session:
-        fence.user = user_pk
+        fence.user = user_pk  # known from now on; trusted from the next full request
     _write(fence, entries)
 
 
-def remember_night_link(fence: NightFence, night: int, selector: str, verifier: str, games, etag_part: str) -> None:
-    """The database found the night's link `selector` opens `night` with `games`, its ETags made of `etag_part`."""
+def remember_link(fence: Fence, kind: str, pk: int, selector: str, verifier: str, tag, games=None) -> None:
+    """The database found the live link `selector` opens game or night `pk` (`kind`; a night's games
+    `games`), its ETags made of `tag` (the game's version, the night's fingerprint)."""
     if not fence.usable:
         return
-    if fence.night is None:  # first seen: what the link opens is learned for the next full request
-        quietly(set_many, {night_link_night_key(selector): night}, LINK_GAME_TTL)
+    if getattr(fence, kind) is None:  # first seen (once a day per link)
+        if kind != "game":  # a night's games' stamps are only ever read before the database:
+            quietly(set_many, {link_opens_key(kind, selector): pk}, LINK_GAME_TTL)  # from the next request
+            return
+        fence.learn_game(pk)  # a game's stamp is read now: the window reads.live.open_link names
+    if getattr(fence, kind) != pk or not _games_found(fence, games):
         return
-    if fence.night != night or not _night_games_found(fence, games):
-        return
-    entry = LinkEntry(
-        fence.epoch, digest(verifier), night, fence.night_stamp, etag_part, fence.games, fence.game_stamps
-    )
-    _write(fence, {night_link_key(selector): entry})
+    stamp = fence.opens[2]
+    entry = LinkEntry(fence.epoch, digest(verifier), kind, pk, stamp, tag, fence.games or (), fence.game_stamps)
+    _write(fence, {link_key(selector): entry})
+    if fence.learned:
+        quietly(set_many, {link_opens_key(kind, selector): pk}, LINK_GAME_TTL)
+
+
+# What a poll reads: one round trip for a game, two for a night (its games' stamps), nothing made.
+
+
+def poll_keys(session: str, pk: int, kind: str = "member") -> tuple[list[str], int, str]:
+    """What member_entry asks peek for: the keys epoch_key(), session_key(session),
+    session_user_key(session) (the pointer, at 2), the stamp of game or night `pk` and
+    member_key(session, pk, kind), then account_key()'s prefix. The same keys as those functions make
+    (tests/test_caching_rule.py checks), made here with one hash of the session and one look at the
+    secret, where the functions took three and six (a poll's every microsecond counts: a club's
+    phones ask every 2 s)."""
+    base, who = space(), digest(session)
+    keys = [f"{base}:epoch", f"{base}:session:{who}", f"{base}:session-user:{who}", f"{base}:{STAMPED_BY[kind]}:{pk}"]
+    keys.append(f"{base}:{kind}:{who}:{pk}")
+    return keys, 2, f"{base}:account:"
 
 
 def _games_current(games, stamps) -> bool:
-    """Whether the stamps of `games` are still `stamps` (the second round trip of a night's poll)."""
+    """Whether the stamps of a night's `games` are still `stamps` (the second round trip of its poll)."""
     if not games:
         return True
     now = quietly(get_many, [game_key(pk) for pk in games])
@@ -226,26 +165,28 @@ def _games_current(games, stamps) -> bool:
     )
 
 
-def night_member_entry(session: str, pk: int) -> MemberEntry | None:
-    """The trusted entry of `session` for night `pk`, or None."""
-    base, who = space(), digest(session)
-    keys = [f"{base}:epoch", f"{base}:session:{who}", f"{base}:session-user:{who}", f"{base}:night:{pk}",
-            f"{base}:night-member:{who}:{pk}"]  # fmt: skip
+def member_entry(session: str, pk: int, kind: str = "member") -> MemberEntry | None:
+    """The trusted entry of `session` for game or night `pk` (`kind`: STAMPED_BY), or None."""
     if not trusted():
         return None
-    result = quietly(peek, keys, 2, f"{base}:account:")
+    result = quietly(peek, *poll_keys(session, pk, kind))
     if result is None or not still_trusted():
         return None
-    (epoch, session_stamp, user, night_stamp, entry), account_stamp = result
-    if not _stamps_match(entry, epoch, session_stamp, account_stamp, user, night_stamp):
+    (epoch, session_stamp, user, stamp, entry), account_stamp = result
+    if (
+        entry is None
+        or None in (session_stamp, account_stamp, user, stamp)
+        or (entry.epoch, entry.session_stamp, entry.account_stamp, entry.user, entry.stamp)
+        != (epoch or 0, session_stamp, account_stamp, user, stamp)
+    ):
         return None
     return entry if _games_current(entry.games, entry.game_stamps) else None
 
 
-def night_link_entry(found: list, night_stamp) -> LinkEntry | None:
-    """A night link's entry (`found`: the epoch and the link's entry, read with the night's stamp it
-    points to), trusted (its games' stamps read and compared), or None."""
+def link_entry(kind: str, found: list, stamp) -> LinkEntry | None:
+    """A live link's entry for a game or a night (`kind`; `found`: the epoch and the link's entry,
+    read with the stamp it points to), trusted (a night's games' stamps read and compared), or None."""
     epoch, entry = found
-    if entry is None or night_stamp is None or entry.epoch != (epoch or 0) or entry.stamp != night_stamp:
-        return None
+    if entry is None or stamp is None or (entry.kind, entry.epoch, entry.stamp) != (kind, epoch or 0, stamp):
+        return None  # the poll asked trusted() before its read
     return entry if still_trusted() and _games_current(entry.games, entry.game_stamps) else None

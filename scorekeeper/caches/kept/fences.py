@@ -1,5 +1,8 @@
-"""The stamps a full request reads before it asks the database (a `Fence`): what its entries
-are written under."""
+"""The stamps a full request reads before it asks the database (a `Fence`): what its entries are
+written under. A game's fence holds the game's stamp; a night's holds the night's stamp and the
+stamps of its games as the last full request found them (`night_games_key`: the fence cannot know
+the games before the database says which they are, so an entry is remembered only when the database
+found the same ones; a game joining or leaving moves the night's stamp on, caches.rule)."""
 
 from dataclasses import dataclass, field
 
@@ -7,18 +10,18 @@ from .keys import (
     account_key,
     epoch_key,
     game_key,
-    link_game_key,
+    link_opens_key,
     new_stamp,
     night_games_key,
-    night_key,
-    night_link_night_key,
     session_key,
     session_user_key,
+    stamp_key,
 )
 from .store import get_many, look, quietly
 from .trust import still_trusted, trusted
 
-# Entries.
+# What a link opens never changes (a new link has a new selector): its pointer lives a day.
+LINK_GAME_TTL = 24 * 3600
 
 
 @dataclass
@@ -35,7 +38,18 @@ class Fence:
     game_stamp: str | None = None
     found: dict = field(default_factory=dict)
     usable: bool = False
-    learned: bool = False  # the game was learned after the database was asked (learn_game)
+    learned: bool = False  # the game a link opens was learned after the database was asked (learn_game)
+    night: int | None = None
+    night_stamp: str | None = None
+    games: tuple[int, ...] | None = None  # a night's games as the fence guessed them, and their stamps
+    game_stamps: tuple = ()
+
+    @property
+    def opens(self) -> tuple[str, int | None, str | None]:
+        """What the fence guards: ("game", its id, its stamp) or ("night", ...)."""
+        if self.night is not None:
+            return "night", self.night, self.night_stamp
+        return "game", self.game, self.game_stamp
 
     def learn_account(self, user_pk: int) -> None:
         """The session turned out to be `user_pk`'s and the fence did not know it: read their
@@ -51,8 +65,7 @@ class Fence:
 
     def learn_game(self, pk: int) -> None:
         """The live link turned out to open game `pk` and the fence did not know it: read the game's
-        stamp now. The caller asks the database again before it remembers (a link revoked between
-        its first read and this one would otherwise be remembered under a fresh stamp)."""
+        stamp now (the window this leaves is open_link's, reads.live)."""
         if not self.usable:
             return
         key = game_key(pk)
@@ -66,13 +79,17 @@ class Fence:
         return (self.epoch, self.session_stamp, self.account_stamp, self.game_stamp, self.user)
 
 
-def fence(*, session: str | None = None, game: int | None = None, fetch=()) -> Fence:
-    """Read (and make where missing) the stamps of `session`, its account and `game`, and the
-    values of `fetch`, in one round trip, before the database is asked."""
+def fence(*, session: str | None = None, game: int | None = None, night: int | None = None, fetch=()) -> Fence:
+    """Read (and make where missing) the stamps of `session`, its account and `game` (or `night`,
+    and the games it was last found with: a second round trip), and the values of `fetch`, in one
+    round trip, before the database is asked."""
     keys, create = [epoch_key(), *fetch], {}
-    if game is not None:
-        keys.append(game_key(game))
-        create[game_key(game)] = new_stamp()
+    for kind, pk in (("game", game), ("night", night)):
+        if pk is not None:
+            keys.append(stamp_key(kind, pk))
+            create[stamp_key(kind, pk)] = new_stamp()
+    if night is not None:
+        keys.append(night_games_key(night))
     pointer = None
     if session:
         pointer = session_user_key(session)
@@ -82,10 +99,10 @@ def fence(*, session: str | None = None, game: int | None = None, fetch=()) -> F
         quietly(look, keys, create, pointer, account_key(), new_stamp() if session else None) if trusted() else None
     )
     if result is None or not still_trusted():
-        return Fence(session=session, game=game)
+        return Fence(session=session, game=game, night=night)
     found, account_stamp = result
     user = found.get(pointer) if session else None
-    return Fence(
+    made = Fence(
         epoch=found.get(epoch_key(), 0),
         session=session,
         session_stamp=found.get(session_key(session)) if session else None,
@@ -96,35 +113,16 @@ def fence(*, session: str | None = None, game: int | None = None, fetch=()) -> F
         found={key: found[key] for key in fetch if key in found},
         usable=True,
     )
+    if night is not None:
+        guessed = found.get(night_games_key(night))
+        made.night, made.night_stamp = night, found.get(stamp_key("night", night))
+        made.games = None if guessed is None else tuple(guessed)
+        _game_stamps(made)
+    return made
 
 
-def link_fence(selector: str) -> Fence:
-    """fence() for a live link: the game it opens is followed from the link's selector when known."""
-    keys = [epoch_key(), link_game_key(selector)]
-    result = quietly(look, keys, None, link_game_key(selector), game_key(), new_stamp()) if trusted() else None
-    if result is None or not still_trusted():
-        return Fence()
-    found, game_stamp = result
-    game = found.get(link_game_key(selector))
-    return Fence(epoch=found.get(epoch_key(), 0), game=game, game_stamp=game_stamp, usable=True)
-
-
-# What a link opens never changes (a new link has a new selector): its pointer lives a day.
-LINK_GAME_TTL = 24 * 3600
-
-
-@dataclass
-class NightFence(Fence):
-    """A Fence for a night: its stamp, and its games with their stamps as the fence guessed them."""
-
-    night: int | None = None
-    night_stamp: str | None = None
-    games: tuple[int, ...] | None = None
-    game_stamps: tuple = ()
-
-
-def _game_stamps(fence: NightFence) -> None:
-    """The stamps of the fence's guessed games (made where missing): the second round trip."""
+def _game_stamps(fence: Fence) -> None:
+    """The stamps of a night's guessed games (made where missing): the second round trip."""
     if not fence.usable or not fence.games:
         return
     keys = [game_key(pk) for pk in fence.games]
@@ -135,45 +133,25 @@ def _game_stamps(fence: NightFence) -> None:
     fence.game_stamps = tuple(found[0].get(key) for key in keys)
 
 
-def night_fence(*, night: int, session: str | None = None) -> NightFence:
-    """fence() for a night: the stamps of `session`, its account, the night and the games it was
-    last found with, read (and made where missing) before the database is asked."""
-    keys, create = [epoch_key(), night_key(night), night_games_key(night)], {night_key(night): new_stamp()}
-    pointer = None
-    if session:
-        pointer = session_user_key(session)
-        keys += [session_key(session), pointer]
-        create[session_key(session)] = new_stamp()
+def link_fence(kind: str, selector: str) -> Fence:
+    """fence() for a live link to a game or a night (`kind`): what it opens is followed from the
+    link's selector when known (else entries.remember_link learns it)."""
+    keys = [epoch_key(), link_opens_key(kind, selector)]
     result = (
-        quietly(look, keys, create, pointer, account_key(), new_stamp() if session else None) if trusted() else None
+        quietly(look, keys, None, link_opens_key(kind, selector), stamp_key(kind), new_stamp()) if trusted() else None
     )
     if result is None or not still_trusted():
-        return NightFence(session=session, night=night)
-    found, account_stamp = result
-    user = found.get(pointer) if session else None
-    games = found.get(night_games_key(night))
-    fence = NightFence(
-        epoch=found.get(epoch_key(), 0),
-        session=session,
-        session_stamp=found.get(session_key(session)) if session else None,
-        user=user,
-        account_stamp=account_stamp if user is not None else None,
-        usable=True,
-        night=night,
-        night_stamp=found.get(night_key(night)),
-        games=None if games is None else tuple(games),
-    )
-    _game_stamps(fence)
-    return fence
-
-
-def night_link_fence(selector: str) -> NightFence:
-    """night_fence() for a night's live link: the night it opens is followed from the link's selector
-    when known (else nothing is remembered this time, only what the link opens)."""
-    found = quietly(get_many, [night_link_night_key(selector)])
-    if found is None:
-        return NightFence()
-    night = found.get(night_link_night_key(selector))
-    if night is None:
-        return NightFence(usable=True)
-    return night_fence(night=night)
+        return Fence()
+    found, stamp = result
+    pk, epoch = found.get(link_opens_key(kind, selector)), found.get(epoch_key(), 0)
+    if kind == "game" or pk is None:
+        return Fence(epoch=epoch, game=pk, game_stamp=stamp, usable=True)
+    made = Fence(epoch=epoch, night=pk, night_stamp=stamp, usable=True)
+    guessed = quietly(get_many, [night_games_key(pk)])
+    if guessed is None:
+        made.usable = False
+        return made
+    if (games := guessed.get(night_games_key(pk))) is not None:
+        made.games = tuple(games)
+        _game_stamps(made)
+    return made

@@ -49,9 +49,14 @@ def epoch_key() -> str:
     return f"{space()}:epoch"
 
 
+def stamp_key(kind: str, pk: int | str = "") -> str:
+    """The stamp of a game or a night (`kind` "game" or "night"); with no `pk`, the prefix of every one's."""
+    return f"{space()}:{kind}:{pk}"
+
+
 def game_key(pk: int | str = "") -> str:
     """A game's stamp; with no `pk`, the prefix of every game's."""
-    return f"{space()}:game:{pk}"
+    return stamp_key("game", pk)
 
 
 def session_key(session: str) -> str:
@@ -67,25 +72,27 @@ def account_key(user_pk: int | str = "") -> str:
     return f"{space()}:account:{user_pk}"
 
 
-def member_key(session: str, pk: int) -> str:
-    return f"{space()}:member:{digest(session)}:{pk}"
+# What a member's entry of each kind is written for: a game (its API answer, its followed sheet) or a night.
+STAMPED_BY = {"member": "game", "sheet": "game", "night-member": "night"}
 
 
-def sheet_key(session: str, pk: int) -> str:
-    return f"{space()}:sheet:{digest(session)}:{pk}"
+def member_key(session: str, pk: int, kind: str = "member") -> str:
+    """A session's entry for game or night `pk`, of `kind` (STAMPED_BY)."""
+    return f"{space()}:{kind}:{digest(session)}:{pk}"
 
 
 def link_key(selector: str) -> str:
+    """A live link's entry, whatever it opens."""
     return f"{space()}:live:{selector}"
 
 
-def link_game_key(selector: str) -> str:
-    """The number of the game a link opens, alone: the cache follows it to the game's stamp."""
-    return f"{space()}:live-game:{selector}"
+def link_opens_key(kind: str, selector: str) -> str:
+    """The number of the game or night (`kind`) a link opens, alone: the cache follows it to its stamp."""
+    return f"{space()}:live-{kind}:{selector}"
 
 
 def answer_key(pk: int, language: str) -> str:
-    """The API's answer for game `pk` in `language`, the same for every member: (version, bytes)."""
+    """The API's answer for game `pk` in `language`, the same for every member (a KeptAnswer)."""
     return f"{space()}:answer:{pk}:{language}"
 
 
@@ -102,24 +109,6 @@ def answers_of(pk: int) -> list[str]:
     return [answer_key(pk, code) for code, _name in settings.LANGUAGES]
 
 
-def night_key(pk: int | str = "") -> str:
-    """A night's stamp; with no `pk`, the prefix of every night's."""
-    return f"{space()}:night:{pk}"
-
-
 def night_games_key(pk: int) -> str:
     """The night's games as the last full request found them (sorted ids): the fence's guess."""
     return f"{space()}:night-games:{pk}"
-
-
-def night_member_key(session: str, pk: int) -> str:
-    return f"{space()}:night-member:{digest(session)}:{pk}"
-
-
-def night_link_key(selector: str) -> str:
-    return f"{space()}:night-live:{selector}"
-
-
-def night_link_night_key(selector: str) -> str:
-    """The number of the night a night's link opens, alone: the cache follows it to the night's stamp."""
-    return f"{space()}:night-live-night:{selector}"
