@@ -217,7 +217,13 @@ class Game(ReaderRole, models.Model):
         for a game without either (made through the API without a name)."""
         if self.name or self.number is None:
             return self.name
-        return numbered_title(self.number, timezone.localdate(self.created_at))
+        return numbered_title(self.number, self.title_day)
+
+    @property
+    def title_day(self):
+        """The day a game's numbered title names: the day on its sheet for a paper game (whatever
+        time zone its scorebook has since), else the day it was started on the table's clock."""
+        return self.played_on if self.entered_afterwards and self.played_on else timezone.localdate(self.created_at)
 
     def hold(self, relation: str, objects) -> "Game":
         """`self.<relation>.all()` gives `objects` from now on, without a query, as if prefetched:

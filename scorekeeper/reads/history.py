@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Value
-from django.utils import timezone
 
 from ..models import Game, Round, SeatChange, numbered_title
 from ..models import HistoryAction as Action
@@ -66,7 +65,7 @@ def _title(version, game: Game) -> str:
     """What the game was called in this version: its name, or without one its number (Game.title)."""
     if version.name or version.number is None:
         return version.name
-    return numbered_title(version.number, timezone.localdate(game.created_at))
+    return numbered_title(version.number, game.title_day)
 
 
 def of_game(game: Game) -> list[Change]:

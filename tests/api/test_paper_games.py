@@ -2,13 +2,19 @@
 checked as if recorded at the table, all or nothing, and counted where its day says."""
 
 from datetime import date, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.utils import timezone
 
-from scorekeeper.models import Game, Night, RatingStep, Role, Round, Scorebook
+from scorekeeper import clock, selectors, services
+from scorekeeper.models import Game, Night, Player, RatingStep, Role, Round, Scorebook
+from scorekeeper.reads import history
+from scorekeeper.rules.game import GameRules
+from scorekeeper.rules.rounds import EntryInput
 from scorekeeper.services import nights
 from tests.api.conftest import app_for, make_players
+from tests.factories import UserFactory
 from tests.seasons import make_season
 
 pytestmark = pytest.mark.django_db
@@ -257,3 +263,26 @@ def test_a_paper_round_is_judged_exactly_as_the_same_round_recorded_at_the_table
         said, errors = " ".join(response.json()["rounds[0]"]), at_table.json()["errors"]
         assert [error["message"] in said for error in errors] == [True] * len(errors) and "Ben" in said
         assert Round.objects.count() == before and Game.objects.filter(entered_afterwards=True).count() == 0
+
+
+@pytest.mark.parametrize("zone", ["Pacific/Kiritimati", "Pacific/Pago_Pago"])
+def test_a_paper_games_title_names_the_day_on_its_sheet_whatever_zone_its_scorebook_moves_to(zone):
+    """Entered on the scorebook's clock, it counts at a moment of its day (23:59:59 there): a scorebook
+    moved 14 hours east, or 11 west, must not move the day its title and history name."""
+    ann = UserFactory()
+    book = selectors.current_scorebook(ann)
+    players = [Player.objects.create(scorebook=book, name=name).pk for name in ("Ann", "Ben", "Cy")]
+    rounds = [
+        (double, [EntryInput(player=pk, pips=0, went_out=True) if seat == out else EntryInput(player=pk, pips=pips)
+                  for seat, pk in enumerate(players)])
+        for double, out, (pips, _) in EVENING
+    ]  # fmt: skip
+    played_on = days_ago(3)  # on the scorebook's clock as it is now
+    game = services.enter_paper_game(
+        by=ann, scorebook=book, players=players, rules=GameRules(tile_set=6), played_on=played_on, rounds=rounds,
+        number=4,  # an unnamed game of the page is numbered
+    )  # fmt: skip
+    with clock.at_table(ZoneInfo(zone)):
+        assert game.title == f"Game 4 · {clock.day(played_on)}"
+        (change,) = history.of_game(game)
+        assert change.after["name"] == game.title
