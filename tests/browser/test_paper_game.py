@@ -272,3 +272,24 @@ def test_every_tap_target_of_both_steps_is_44_px_and_nothing_is_left_in_english(
                    "Next: the sheet", "Round", "Save the game", "Cancel", "change", "Write a number", "Type what",
                    "Nothing was saved", "held the double blank", "went out")  # fmt: skip
         assert [word for word in english if any(re.search(rf"\b{word}\b", text) for text in words)] == []
+
+
+def test_a_grid_wider_than_the_phone_scrolls_in_its_box_and_never_widens_the_page(phone, live_server):
+    """Seven players: the grid scrolls sideways inside its box; its cells' hidden labels stay in it."""
+    user = UserFactory()
+    names = ("Abuela Carmen", "Dani", "Lucía", "Tío Beto", "Guadalupe", "Maximiliano", "Bartholomew")
+    for name in names:
+        PlayerFactory(owner=user, name=name)
+    log_in(phone, user.email)
+    phone.goto("/games/paper/")
+    phone.get_by_label("Day it was played").fill(str(Scorebook.personal_for(user).today() - timedelta(days=1)))
+    for name in names:
+        phone.locator("label.choice", has_text=name).click()
+    phone.get_by_role("button", name="Next: the sheet").click()
+    expect(phone.locator("input.cell")).to_have_count(13 * 7)
+    box = phone.locator(".grid-scroll")
+    assert box.evaluate("b => b.scrollWidth > b.clientWidth")  # wider than the phone: it scrolls
+    assert_no_sideways_scroll(phone)
+    box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
+    assert_no_sideways_scroll(phone)
+    screenshot(phone, "paper-game-seven-wide")
