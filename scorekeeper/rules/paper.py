@@ -1,8 +1,12 @@
-"""A paper game entered afterwards: the days it may have been played on, and where its day puts it
-among the games recorded at the table (plain Python: the services and pages use it)."""
+"""A paper game entered afterwards: the days it may have been played on, where its day puts it
+among the games recorded at the table, and what its sheet would have made the table ask (plain
+Python: the services and pages use it)."""
 
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime, time, tzinfo
 
+from .deal import Hand, surprises
+from .rounds import EntryInput
 from .text import Text, _
 
 # The most rounds one paper game may bring (a target score can cycle the doubles for long; forty
@@ -34,3 +38,17 @@ def counted_at(day: date, zone: tzinfo, now: datetime) -> datetime:
 def played_on(moment: datetime, zone: tzinfo) -> date:
     """The day a game that finished at `moment` was played on, where its scorebook plays."""
     return moment.astimezone(zone).date()
+
+
+def sheet_surprises(tile_set: int, rounds: Sequence[tuple[int, Sequence[EntryInput]]], names: Mapping) -> list[Text]:
+    """ "Round 2: Cy: 90 pips is more than ... A typo?": each hand of the sheet the round form would have asked about
+    before saving it (deal.surprises: more pips than a deal's biggest tiles hold, "a typo?"): a
+    sheet is typed fast, and 777 for 77 is as legal there as at the table."""
+    found = []
+    for number, (double, entries) in enumerate(rounds, start=1):
+        hands = [Hand(names[e.player], e.pips, e.tiles_left, e.went_out) for e in entries if e.pips is not None]
+        found += [
+            _("Round {number}: {question}", number=number, question=text)
+            for text in surprises(tile_set, double, hands, skipped=[], ends_game=False)
+        ]
+    return found

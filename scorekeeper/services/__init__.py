@@ -28,6 +28,7 @@ from .rounds import (
     record_round,
     restore_round,
     submit_round,
+    surprise_question,
     undo_last_round,
 )
 from .seats import change_seat, undo_seat_change
@@ -71,6 +72,7 @@ __all__ = [
     "set_archived",
     "set_casual",
     "submit_round",
+    "surprise_question",
     "undo_last_round",
     "undo_seat_change",
     "update_extremes",

@@ -30,6 +30,7 @@ from ..rules.seating import SeatChange
 from . import nights, ratings
 from .games import table_of
 from .imports import check_import, save_imports
+from .rounds import NeedsConfirmation, surprise_question
 
 
 @transaction.atomic
@@ -48,13 +49,16 @@ def enter_paper_game(
     casual: bool = False,
     stopped_after: int | None = None,
     finish: bool = False,
-) -> Game:
+    confirm: bool | str = True,
+) -> Game | NeedsConfirmation:
     """Save a game played on `played_on` (a day where `scorebook` plays, not after today) with its
     `rounds` ((starting double, entries) in play order) and seat `changes`; `players`: everyone who
     sat at its table, in seat order. Finished when its rounds end it; otherwise stopped as agreed
     after `stopped_after` (its last round), or after its last round whatever it is with `finish` (the
     page: a sheet is typed in once its evening is over). Raises InvalidInput: the fields first
-    (players, played_on, night, rounds), then the first round or seat change refused."""
+    (players, played_on, night, rounds), then the first round or seat change refused. Returns, saving
+    nothing, the question the round form would ask of a hand (NeedsConfirmation) unless `confirm`
+    answers it (True: asked beforehand)."""
     player_ids = list(players)
     found, errors = table_of(scorebook, rules, player_ids)
     if (problem := paper.day_problem(played_on, scorebook.today())) is not None:
@@ -91,6 +95,11 @@ def enter_paper_game(
         stop_at_end=finish,
         casual=casual,
     )
+    # What the round form would have asked of a round, asked of the sheet (the page: a typo, 777 for
+    # 77, is as legal here as at the table); the API's callers answer it beforehand (`confirm`).
+    asked = paper.sheet_surprises(rules.tile_set, rounds, {pk: found[pk].name for pk in player_ids})
+    if (question := surprise_question(asked, confirm)) is not None:
+        return question
     checked = dataclasses.replace(checked, night=night, number=number, played_on=played_on, entered_afterwards=True)
     # One replay from the game's point on, in this request or handed to the task (not one per game).
     with ratings.deferred(limit=ratings.REPLAY_IN_REQUEST):

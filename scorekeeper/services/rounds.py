@@ -268,6 +268,12 @@ def _hands(seats: list[Seat], scored: ScoredRound) -> list[Hand]:
     return [Hand(names[e.player], e.pips, e.tiles_left, e.went_out) for e in scored.entries]
 
 
+def surprise_question(asked: list, confirm: bool | str) -> NeedsConfirmation | None:
+    """The question the round form asks before saving `asked` (rules.deal.surprises), unless
+    `confirm` answers it: the paper page asks its sheet's the same way."""
+    return _question(asked, confirm)
+
+
 def _question(asked: list, confirm: bool | str) -> NeedsConfirmation | None:
     """The question to ask before saving, unless `confirm` answers it. Its key names the surprises
     in the rules' own words (not a language's), so a page in Spanish confirms what it showed."""

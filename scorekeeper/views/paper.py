@@ -24,6 +24,7 @@ def paper_game(request):
     players = setup.seated()
     rules = GameRules(tile_set=setup.cleaned_data["tile_set"])
     grid = PaperGridForm(request.POST if request.method == "POST" else None, players=players, rules=rules)
+    context = {"setup": setup, "grid": grid, "scorebook": book}
     if request.method == "POST" and grid.is_valid():
         try:
             game = services.enter_paper_game(
@@ -36,10 +37,14 @@ def paper_game(request):
                 name=setup.cleaned_data["name"],
                 number=services.next_game_number(book),
                 finish=True,  # a sheet is typed in once its evening is over: the rows left empty were not played
+                confirm=request.POST.get("confirmed", ""),  # the round form's question, asked of the sheet
             )
         except services.InvalidInput as invalid:
             grid.refused(invalid.errors, invalid.round_errors)
         else:
+            if isinstance(game, services.NeedsConfirmation):  # nothing saved: asked first, as typed
+                surprises = {"surprises": game.surprises, "surprise_key": game.key}
+                return render(request, "scorekeeper/paper_game.html", context | surprises)
             messages.success(request, _("Saved the paper game: every round checked."))
             return redirect("game", pk=game.pk)
-    return render(request, "scorekeeper/paper_game.html", {"setup": setup, "grid": grid, "scorebook": book})
+    return render(request, "scorekeeper/paper_game.html", context)

@@ -142,3 +142,22 @@ def test_the_legend_names_the_double_chip_by_the_word_the_chip_shows_in_each_lan
     chips = re.findall(r'class="chip mini"[^>]*>.*?<span aria-hidden="true">(.*?)</span>', page, re.S)
     assert set(chips) == {"0-0", short} and chips.count(short) == 7 * 3
     assert f"{short}: {words}" in legend and legend.startswith("0-0: ")
+
+
+def test_a_hand_a_deal_could_hardly_hold_is_asked_about_first_and_saved_only_when_confirmed(client, table):
+    """The round form's question ("A typo?"), asked for the sheet: 90 for Cy in round 2 is legal
+    (check 7 allows up to 156 in a double-6 round of 5-5) but past what 7 dealt tiles hold."""
+    book, players = table
+    sheet = [list(row) for row in SHEET]
+    sheet[1][2] = "90"
+    data = grid_data(book, players, sheet)
+    asked = client.post(reverse("paper_game"), data)
+    page = asked.content.decode()
+    assert asked.status_code == 200 and not Game.objects.exists()
+    assert "Round 2: Cy: 90 pips is more than the 7 biggest tiles of a deal hold" in page and "Save anyway" in page
+    assert 'value="90"' in page  # as typed
+    key = re.search(r'name="confirmed" value="([0-9a-f]+)"', page)[1]
+    wrong = client.post(reverse("paper_game"), data | {"confirmed": "0" * 16})
+    assert wrong.status_code == 200 and not Game.objects.exists()  # another answer is no answer
+    saved = client.post(reverse("paper_game"), data | {"confirmed": key})
+    assert saved.status_code == 302 and Game.objects.get().seats.get(player=players[2]).total == 20 + 11 + 90 + 17 + 6 + 22
