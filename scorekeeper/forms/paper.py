@@ -7,6 +7,8 @@ rules.tiles.split_tiles and parse_tile, as the round form's tiles field reads th
 player who went out. Beside it, the round form's two penalties as compact toggles: held the 0-0,
 went out on a double. A cell that does not read keeps what was typed, with its error beside it."""
 
+import secrets
+
 from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -85,6 +87,11 @@ class PaperGridForm(forms.Form):
         self.doubles = list(rules.one_pass)
         self.cell_problems: dict[tuple[int, int], list[str]] = {}
         self.row_problems: dict[int, list[str]] = {}
+        # The sheet's own key, made when its grid is first drawn and sent back with every save: a
+        # second save of the same sheet (a double tap, Back then Save) finds the game the first made.
+        self.fields["sheet"] = forms.CharField(
+            required=False, max_length=64, widget=forms.HiddenInput, initial=secrets.token_urlsafe(18)
+        )
         for row, double in enumerate(self.doubles):
             for player in players:
                 label = _("{name}, round {number} ({double}-{double})").format(

@@ -17,12 +17,12 @@ import dataclasses
 from collections.abc import Sequence
 from datetime import date
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..errors import InvalidInput
-from ..models import Game, Scorebook
+from ..models import Game, IdempotencyKey, Scorebook
 from ..rules import paper
 from ..rules.game import GameRules
 from ..rules.rounds import EntryInput
@@ -50,6 +50,7 @@ def enter_paper_game(
     stopped_after: int | None = None,
     finish: bool = False,
     confirm: bool | str = True,
+    sheet: str = "",
 ) -> Game | NeedsConfirmation:
     """Save a game played on `played_on` (a day where `scorebook` plays, not after today) with its
     `rounds` ((starting double, entries) in play order) and seat `changes`; `players`: everyone who
@@ -58,7 +59,10 @@ def enter_paper_game(
     page: a sheet is typed in once its evening is over). Raises InvalidInput: the fields first
     (players, played_on, night, rounds), then the first round or seat change refused. Returns, saving
     nothing, the question the round form would ask of a hand (NeedsConfirmation) unless `confirm`
-    answers it (True: asked beforehand)."""
+    answers it (True: asked beforehand). A `sheet` key (the page's) saves its sheet once: saved
+    again, the game the first save made comes back (`Game.seen_before` set), nothing new made."""
+    if sheet and (first := _saved_sheet(by, sheet)) is not None:
+        return first
     player_ids = list(players)
     found, errors = table_of(scorebook, rules, player_ids)
     if (problem := paper.day_problem(played_on, scorebook.today())) is not None:
@@ -102,6 +106,28 @@ def enter_paper_game(
         return question
     checked = dataclasses.replace(checked, night=night, number=number, played_on=played_on, entered_afterwards=True)
     # One replay from the game's point on, in this request or handed to the task (not one per game).
-    with ratings.deferred(limit=ratings.REPLAY_IN_REQUEST):
+    again = False
+    with ratings.deferred(limit=ratings.REPLAY_IN_REQUEST), transaction.atomic():
         (game,) = save_imports(by=by, scorebook=scorebook, games=[checked])
+        if sheet:  # two saves at once: the second waits on the key's unique row, then is undone whole
+            try:
+                with transaction.atomic():
+                    IdempotencyKey.objects.create(
+                        owner=by, key=SHEET_KEY + sheet, request_hash="", status_code=201, location=str(game.pk)
+                    )
+            except IntegrityError:
+                transaction.set_rollback(True)
+                again = True
+    return (_saved_sheet(by, sheet) or game) if again else game
+
+
+SHEET_KEY = "paper-sheet:"  # the page's sheets among a user's kept keys (the API's are its clients' own)
+
+
+def _saved_sheet(by, sheet: str) -> Game | None:
+    """The game a sheet's first save made (its key kept as the API keeps an Idempotency-Key)."""
+    kept = IdempotencyKey.objects.filter(owner=by, key=SHEET_KEY + sheet).values_list("location", flat=True).first()
+    game = Game.objects.filter(pk=int(kept)).first() if kept and kept.isdigit() else None
+    if game is not None:
+        game.seen_before = True
     return game

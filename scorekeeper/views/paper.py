@@ -38,6 +38,7 @@ def paper_game(request):
                 number=services.next_game_number(book),
                 finish=True,  # a sheet is typed in once its evening is over: the rows left empty were not played
                 confirm=request.POST.get("confirmed", ""),  # the round form's question, asked of the sheet
+                sheet=grid.cleaned_data["sheet"],
             )
         except services.InvalidInput as invalid:
             grid.refused(invalid.errors, invalid.round_errors)
@@ -45,6 +46,9 @@ def paper_game(request):
             if isinstance(game, services.NeedsConfirmation):  # nothing saved: asked first, as typed
                 surprises = {"surprises": game.surprises, "surprise_key": game.key}
                 return render(request, "scorekeeper/paper_game.html", context | surprises)
-            messages.success(request, _("Saved the paper game: every round checked."))
+            if getattr(game, "seen_before", False):
+                messages.info(request, _("This sheet was saved already: here is its game."))
+            else:
+                messages.success(request, _("Saved the paper game: every round checked."))
             return redirect("game", pk=game.pk)
     return render(request, "scorekeeper/paper_game.html", context)

@@ -160,4 +160,20 @@ def test_a_hand_a_deal_could_hardly_hold_is_asked_about_first_and_saved_only_whe
     wrong = client.post(reverse("paper_game"), data | {"confirmed": "0" * 16})
     assert wrong.status_code == 200 and not Game.objects.exists()  # another answer is no answer
     saved = client.post(reverse("paper_game"), data | {"confirmed": key})
-    assert saved.status_code == 302 and Game.objects.get().seats.get(player=players[2]).total == 20 + 11 + 90 + 17 + 6 + 22
+    assert (
+        saved.status_code == 302 and Game.objects.get().seats.get(player=players[2]).total == 20 + 11 + 90 + 17 + 6 + 22
+    )
+
+
+def test_a_sheet_saved_twice_makes_one_game_and_the_second_save_finds_it(client, table):
+    """A double tap on Save, or Back then Save: the grid's own key (drawn with it) saves it once."""
+    book, players = table
+    grid = client.get(reverse("paper_game"), setup_data(book, players)).content.decode()
+    sheet = re.search(r'name="sheet" value="([A-Za-z0-9_-]+)"', grid)[1]
+    first = client.post(reverse("paper_game"), grid_data(book, players) | {"sheet": sheet})
+    game = Game.objects.get()
+    again = client.post(reverse("paper_game"), grid_data(book, players) | {"sheet": sheet}, follow=True)
+    assert first["Location"] == again.redirect_chain[-1][0] == reverse("game", args=[game.pk])
+    assert Game.objects.count() == 1 and "This sheet was saved already" in again.content.decode()
+    other = client.get(reverse("paper_game"), setup_data(book, players)).content.decode()
+    assert re.search(r'name="sheet" value="([A-Za-z0-9_-]+)"', other)[1] != sheet  # a new sheet, a new key
