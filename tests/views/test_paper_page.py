@@ -177,3 +177,17 @@ def test_a_sheet_saved_twice_makes_one_game_and_the_second_save_finds_it(client,
     assert Game.objects.count() == 1 and "This sheet was saved already" in again.content.decode()
     other = client.get(reverse("paper_game"), setup_data(book, players)).content.decode()
     assert re.search(r'name="sheet" value="([A-Za-z0-9_-]+)"', other)[1] != sheet  # a new sheet, a new key
+
+
+def test_a_paper_games_card_names_the_day_on_its_sheet_after_its_scorebook_moves_east(client, table):
+    """Counted at 23:59:59 of its day on the clock it was entered under: a scorebook moved to UTC+14
+    afterwards must not show the next day under its title on the history and home cards."""
+    book, players = table
+    client.post(reverse("paper_game"), grid_data(book, players))
+    played_on = Game.objects.get().played_on
+    Scorebook.objects.filter(pk=book.pk).update(time_zone="Pacific/Kiritimati")
+    day = date_format(played_on, "D j M")
+    for page in (reverse("history"), reverse("home")):
+        html = client.get(page).content.decode()
+        assert f"double-6 · {day}" in html, page
+        assert f"double-6 · {date_format(played_on + timedelta(days=1), 'D j M')}" not in html, page
