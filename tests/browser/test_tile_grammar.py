@@ -83,7 +83,8 @@ def test_a_dash_the_server_refuses_is_not_saved_and_one_it_takes_is(picker):
     expect(ben.locator("details.extras")).to_have_attribute("open", "")  # the list with the problem is in sight
     ben.locator("input.tile-list").fill("3\u20124")  # a figure dash
     page.locator("#save-round").click()
-    expect(page.locator(".messages")).to_contain_text("Recorded round 1")
+    # Save first asks whether the game changed (up to 3 s), then sends: more than the default 5 s.
+    expect(page.locator(".messages")).to_contain_text("Recorded round 1", timeout=10_000)
     assert Round.objects.get(game=game).entries.get(player__name="Ben").tiles == ["4-3"]
 
 
