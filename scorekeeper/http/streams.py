@@ -7,7 +7,8 @@ answer, asked in a thread as any request is: at the start (its error, or its fir
 again, with the ETag last sent as Last-Event-ID, each time the hub (caches.push) wakes it:
 
 - a write touching its topics committed (on any node): read again; a new ETag is one `state`
-  event, the same one sends nothing, anything but a 200 (the GET's 401, 403 or 404: a sign-out,
+  event, the same one sends nothing (unless the reader's role changed: the state once more, for a
+  page whose controls depend on it), anything but a 200 (the GET's 401, 403 or 404: a sign-out,
   a removal, a revoked link, a trashed game) is `event: gone` and the end. A change that comes
   while the last one is being read waits in the slot (size 1): changes coalesce;
 - Redis is away (the hub is not live): read again every 2 s instead, and once more when it comes back;
@@ -39,6 +40,7 @@ GONE = b"event: gone\ndata:\n\n"
 HEARTBEAT_LINE = b": keep-alive\n\n"
 # Headers the events view answers this module alone (api.views.events): never sent on.
 INTERNAL_KEY, TOPICS_HEADER, ETAG_HEADER = "scorekeeper.stream", b"x-stream-topics", b"x-stream-etag"
+READER_HEADER = b"x-stream-reader"
 
 
 class Answer:
@@ -94,10 +96,10 @@ class Stream:
             await self.send({"type": "http.response.start", "status": first.status, "headers": first.headers})
             await self.send({"type": "http.response.body", "body": first.body})
             return
-        held = (TOPICS_HEADER, ETAG_HEADER, b"content-length")  # a stream has no length
+        held = (TOPICS_HEADER, ETAG_HEADER, READER_HEADER, b"content-length")  # a stream has no length
         headers = [(name, value) for name, value in first.headers if name not in held]
         await self.send({"type": "http.response.start", "status": first.status, "headers": headers})
-        self.etag = first.header(ETAG_HEADER)
+        self.etag, self.reader = first.header(ETAG_HEADER), first.header(READER_HEADER)
         self.listener = push.hub.listen((first.header(TOPICS_HEADER) or "").split())
         disconnected = self.loop.create_task(self._disconnect())
         try:
@@ -140,11 +142,19 @@ class Stream:
                     await self._write(GONE)
                     return True
                 etag = answer.header(ETAG_HEADER) if answer.status == 200 else None
+                reader = answer.header(READER_HEADER)
                 if etag is None:  # a 429 or a 5xx: asked again shortly
                     recheck = time.monotonic() + FALLBACK
                 elif etag != self.etag:
-                    self.etag, recheck = etag, None
+                    self.etag, self.reader, recheck = etag, reader, None
                     await self._write(answer.body)
+                elif reader != self.reader:  # a new role, the same resource: its state once more
+                    again = await self._ask("reread")
+                    if again.status == 200 and again.header(ETAG_HEADER) is not None:
+                        self.etag, self.reader, recheck = again.header(ETAG_HEADER), reader, None
+                        await self._write(again.body)
+                    else:
+                        recheck = time.monotonic() + FALLBACK  # asked again shortly
                 else:
                     # Woken, nothing new: a write may announce just before it acts (a sign-out's
                     # signal comes before its session goes), so one more look a moment later.

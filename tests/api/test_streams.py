@@ -179,6 +179,27 @@ def test_a_member_removed_from_the_scorebook_loses_its_stream(server, member):
     assert stream(server, f"/api/v1/games/{game['id']}/events/", other.auth).status == 404
 
 
+def test_a_scorer_made_a_viewer_is_sent_the_state_again_with_the_same_etag(server, member):
+    """The game did not change, what its reader may do did: a page drawn for a scorer asks again."""
+    other = Member(server)
+    book = member.call("POST", "/api/v1/scorebooks/", {"name": "Roles"})[2]
+    code = member.call("POST", f"/api/v1/scorebooks/{book['id']}/invites/", {"role": "scorer"})[2]["code"]
+    joined = other.call("POST", f"/api/v1/invites/{code}/accept/")[2]
+    players = [member.call("POST", "/api/v1/players/", {"name": n, "scorebook": book["id"]})[2]["id"] for n in "AB"]
+    game = member.call("POST", "/api/v1/games/", {"players": players, "scorebook": book["id"]})[2]
+    them = next(m["user"] for m in joined["members"] if m["email"] == other.email)
+    events = stream(server, f"/api/v1/games/{game['id']}/events/", other.auth)
+    try:
+        first = events.next_event()
+        assert first.event == "state"
+        changed = member.call("PATCH", f"/api/v1/scorebooks/{book['id']}/members/{them}/", {"role": "viewer"})
+        assert changed[0] == 200, changed
+        again = events.next_event()
+        assert (again.event, again.id, again.json()) == ("state", first.id, first.json())
+    finally:
+        events.close()
+
+
 def test_a_night_streams_a_round_at_any_of_its_tables(server, member):
     book = member.call("GET", "/api/v1/scorebooks/")[2]["results"][0]
     night = member.call("POST", f"/api/v1/scorebooks/{book['id']}/nights/", {"name": "Friday", "date": "2026-11-27"})[2]

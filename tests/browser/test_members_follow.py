@@ -428,10 +428,6 @@ def test_a_kept_sheet_opened_offline_is_not_live_and_catches_up_when_back_online
     still_the_same_page(phone)
 
 
-@pytest.mark.skip(
-    reason="flaky under the ASGI live server (2 of 4 CI runs): the role change's push does not always redraw the "
-    "open sheet; under investigation (closing note of 2026-11-28, second session)"
-)
 def test_a_scorer_made_a_viewer_loses_every_scorer_control_of_the_open_sheet_within_3_seconds(table):
     game, players, phones = table
     ann_user, bea = member(game, "owner"), member(game, "scorer")

@@ -27,7 +27,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scorekeeper.caches import push
-from scorekeeper.models import LIVE_SELECTOR_LENGTH, Game, LiveLink, Night, NightLink
+from scorekeeper.models import LIVE_SELECTOR_LENGTH, Game, LiveLink, Membership, Night, NightLink
 from scorekeeper.reads.live import KINDS
 
 from .common import ErrorSerializer, errors_for
@@ -39,7 +39,7 @@ MEDIA_TYPE = "text/event-stream"
 # The WSGI environ key http.streams sets on the requests it makes itself ("connect" or "reread"),
 # which a client cannot set (headers become HTTP_* keys); and the headers it alone is answered.
 INTERNAL = "scorekeeper.stream"
-TOPICS_HEADER, ETAG_HEADER = "X-Stream-Topics", "X-Stream-ETag"
+TOPICS_HEADER, ETAG_HEADER, READER_HEADER = "X-Stream-Topics", "X-Stream-ETag", "X-Stream-Reader"
 RETRY_MS = (2000, 6000)  # each connection's own, so a restart's reconnects spread out
 
 LAST_EVENT_ID = OpenApiParameter(
@@ -130,10 +130,17 @@ class Events(APIView):
         if internal:
             stream[ETAG_HEADER] = etag
             stream[TOPICS_HEADER] = " ".join(self.topics(django_request, **kwargs))
+            stream[READER_HEADER] = self.reader(django_request, **kwargs)
         return stream
 
     def topics(self, request, **kwargs) -> list[str]:
         raise NotImplementedError
+
+    def reader(self, request, **kwargs) -> str:
+        """What the reader may do with the resource, beside the resource itself: a page drawn for a
+        scorer offers controls a viewer's does not, so a new role is sent as a state again (the
+        same ETag: the resource did not change) and the page asks for itself. A link: no one."""
+        return ""
 
 
 def _reader_topics(request) -> list[str]:
@@ -147,6 +154,12 @@ def _night_topics(night_id) -> list[str]:
     """A night changes with any of its tables: a round at one announces only that game."""
     games = Game.objects.filter(night_id=night_id).values_list("pk", flat=True)
     return [push.night_topic(night_id), *map(push.game_topic, games)]
+
+
+def _role_in(request, books) -> str:
+    """The member's role in the scorebook of what they follow ("" when none)."""
+    role = Membership.objects.filter(scorebook_id__in=books, user_id=request.user.pk).values_list("role", flat=True)
+    return next(iter(role), "")
 
 
 def _selector(token: str) -> str:
@@ -184,6 +197,9 @@ class GameEvents(Events):
         books = Game.objects.filter(pk=pk).values_list("scorebook_id", flat=True)
         return [push.game_topic(pk), *map(push.book_topic, books), *_reader_topics(request)]
 
+    def reader(self, request, pk):
+        return _role_in(request, Game.objects.filter(pk=pk).values("scorebook_id"))
+
 
 class NightEvents(Events):
     read = NightDetail.as_view()
@@ -195,6 +211,9 @@ class NightEvents(Events):
     def topics(self, request, pk):
         books = Night.objects.filter(pk=pk).values_list("scorebook_id", flat=True)
         return [*_night_topics(pk), *map(push.book_topic, books), *_reader_topics(request)]
+
+    def reader(self, request, pk):
+        return _role_in(request, Night.objects.filter(pk=pk).values("scorebook_id"))
 
 
 class LiveEvents(Events):
