@@ -16,8 +16,11 @@ How a photo is read (classical computer vision to find the tiles, a small learne
   more than the set's highest. Spots that are not solid and thin (a face-down tile's logo, letters)
   mean no tile face: that tile is left out, as is one read with a confidence under NO_TILE_BELOW.
   Sets above double-12 (which the network was never shown) have a half above 12 counted by its spots.
-- `count_hand` (here) orders each tile's halves (`order.py`), sums them, and lists what a reader
-  should check (`Doubt`).
+- `count_hand` (here) reads every candidate `find.py` suggests, overlapping ones included, and
+  keeps the one read most surely in each place (a face measured from a seam or across its
+  neighbours, too large, is read less surely than the face itself); then leaves out what is far
+  larger, smaller or darker than the rest of the hand, orders each tile's halves (`order.py`), sums
+  them, and lists what a reader should check (`Doubt`).
 
 `faces.py` holds real sets' pip layouts and colours, and `synthetic.py` draws labelled photos from
 them for the tests, `bench/vision.py` and `train.py`; none of the three is on the request path.
@@ -27,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .find import find_tiles
+from .find import find_candidates, suppress
 from .order import reading_order
 from .read import read_tile
 
@@ -40,6 +43,9 @@ NO_TILE_BELOW = 0.2
 # With this many tiles found, one far larger or smaller than most (a patch of the table taken for a
 # face, a speck) is left out: from 1.6 times the middle tile's length, or at most half of it.
 SIZED_FROM = 3
+# ...and one whose face is darker than this share of the middle tile's (a box's lid, a tile's side, a
+# patch of the table: on synthetic photos drawn for choosing it, no face was under 0.85 of the middle)
+DARKEST_FACE = 0.72
 SMALLEST_SET, LARGEST_SET = 6, 18
 
 
@@ -76,23 +82,35 @@ def count_hand(image: np.ndarray, *, tile_set: int) -> Hand:
         raise ValueError("image must be an H x W x 3 uint8 RGB array")
     if not SMALLEST_SET <= tile_set <= LARGEST_SET:
         raise ValueError(f"tile_set must be between {SMALLEST_SET} and {LARGEST_SET}")
-    tiles, lengths = [], []
-    for found in find_tiles(image):
+    candidates, readings = [], []
+    for found in find_candidates(image):
         reading = read_tile(image, found, highest=tile_set)
         if not reading.pips_like or reading.confidence < NO_TILE_BELOW:
             continue  # a face-down tile's logo, a printed pattern, letters: no tile face
-        first, second = reading.counts
+        candidates.append(found)
+        readings.append(reading)
+    # of the candidates in one place (a face measured whole and from a piece of its line, or too
+    # large across its neighbours), the one read most surely
+    tiles, lengths, lightness = [], [], []
+    for index in suppress(candidates, [reading.confidence for reading in readings]):
+        found, (first, second) = candidates[index], readings[index].counts
         ax, ay = found.axis
         quarter = found.length / 4
         first_centre = (found.centre[0] - ax * quarter, found.centre[1] - ay * quarter)
         second_centre = (found.centre[0] + ax * quarter, found.centre[1] + ay * quarter)
         halves = (first, second) if reading_order(first_centre, second_centre) else (second, first)
-        tiles.append(Tile(halves, _box(found.corners(), image.shape), round(reading.confidence, 3)))
+        tiles.append(Tile(halves, _box(found.corners(), image.shape), round(readings[index].confidence, 3)))
         lengths.append(found.length)
+        lightness.append(readings[index].ivory[0])
     if len(tiles) >= SIZED_FROM:
-        # the tiles of a hand are of one set, seen from one place: far larger or smaller is no tile
-        usual = float(np.median(lengths))
-        tiles = [tile for tile, length in zip(tiles, lengths, strict=True) if 0.5 < length / usual < 1.6]
+        # the tiles of a hand are of one set, seen from one place in one light: far larger or
+        # smaller, or far darker, is no tile
+        usual, light = float(np.median(lengths)), float(np.median(lightness))
+        tiles = [
+            tile
+            for tile, length, face in zip(tiles, lengths, lightness, strict=True)
+            if 0.5 < length / usual < 1.6 and face >= DARKEST_FACE * light
+        ]
     tiles.sort(key=lambda tile: (tile.box[1] + tile.box[3] / 2, tile.box[0]))
     return hand_of(tiles, tile_set=tile_set)
 

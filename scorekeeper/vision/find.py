@@ -55,6 +55,13 @@ class Found:
 
 
 def find_tiles(image: np.ndarray) -> list[Found]:
+    """The best candidate of each place, by how cleanly its face stood out."""
+    candidates = find_candidates(image)
+    return [candidates[index] for index in suppress(candidates, [found.score for found in candidates])]
+
+
+def find_candidates(image: np.ndarray) -> list[Found]:
+    """Every tile a dividing line suggests, overlapping ones included (`suppress` keeps one per place)."""
     height, width = image.shape[:2]
     scale = min(1.0, WORK_SIDE / max(height, width))
     work = (
@@ -73,10 +80,9 @@ def find_tiles(image: np.ndarray) -> list[Found]:
             found = _tile_around(lab, bar)
             if found is not None:
                 candidates.append(found)
-    kept = _suppress(candidates)
     return [
         Found((f.centre[0] / scale, f.centre[1] / scale), f.axis, f.width / scale, f.length / scale, f.score)
-        for f in kept
+        for f in candidates
     ]
 
 
@@ -171,7 +177,10 @@ def _tile_around(lab: np.ndarray, bar, again: bool = True) -> Found | None:
     lines = np.percentile(margins, 20, axis=1)
     top_edge, bottom_edge, end_strength = _sides(lines, half_h, round(tile_w * 0.75), round(tile_w * 1.3))
     if top_edge is None:
-        return None
+        if guessed:
+            return None
+        # no end shows (a face as pale as the table beyond it): its halves are square
+        top_edge, bottom_edge, end_strength, guessed = half_h - tile_w, half_h + tile_w, EDGE_MIN, True
     weakest = min(side_strength, end_strength)
     if weakest < EDGE_MIN:
         return None
@@ -259,13 +268,18 @@ def _refine(profile: np.ndarray, position: int, slack: int) -> int:
     return low + int(np.argmax(profile[low:high]))
 
 
-def _suppress(candidates: list[Found]) -> list[Found]:
-    """The best candidate of each place: one whose centre lies inside a kept tile is dropped."""
-    kept: list[Found] = []
-    for found in sorted(candidates, key=lambda f: -f.score):
-        if any(_inside(found.centre, other, 0.8) or _inside(other.centre, found, 0.8) for other in kept):
+def suppress(candidates: list[Found], scores: list[float]) -> list[int]:
+    """The best candidate of each place, by `scores`, as indices: one whose centre lies inside a
+    kept tile (or that holds a kept one's centre) is dropped."""
+    kept: list[int] = []
+    for index in sorted(range(len(candidates)), key=lambda i: -scores[i]):
+        found = candidates[index]
+        if any(
+            _inside(found.centre, candidates[other], 0.8) or _inside(candidates[other].centre, found, 0.8)
+            for other in kept
+        ):
             continue
-        kept.append(found)
+        kept.append(index)
     return kept
 
 

@@ -29,6 +29,7 @@ class Reading:
     counts: tuple[int, int]  # the first half's pips (along the tile's axis), then the second's
     confidence: float
     pips_like: bool  # every spot is round, or a row of round ones: False for letters, a logo, a pattern
+    ivory: tuple[float, float, float] = (255.0, 128.0, 128.0)  # the face's colour (Lab, 0-255 scales)
 
 
 def straighten(image: np.ndarray, found: Found) -> np.ndarray:
@@ -72,9 +73,9 @@ def read_tile(image: np.ndarray, found: Found, *, highest: int = 12) -> Reading:
     if highest > VALUES - 1 and max(counts) > VALUES - 1:
         ambiguous = float(np.mean(np.abs(distance - PIP_DISTANCE) < 8))
         confidence = max(0.0, min(1.0, found.score * (1 - doubt) * (1 - 2 * ambiguous)))
-        return Reading((counts[0], counts[1]), confidence, pips_like)
+        return Reading((counts[0], counts[1]), confidence, pips_like, tuple(map(float, ivory)))
     learned, certainty = read_halves(face, highest)
-    return Reading(learned, max(0.0, min(1.0, found.score * certainty)), pips_like)
+    return Reading(learned, max(0.0, min(1.0, found.score * certainty)), pips_like, tuple(map(float, ivory)))
 
 
 def _blobs(mask: np.ndarray) -> list[tuple[float, float, bool]]:

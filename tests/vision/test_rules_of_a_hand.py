@@ -80,8 +80,36 @@ def test_a_tile_far_larger_or_smaller_than_the_rest_of_the_hand_is_taken_for_no_
         return Found((x, 300.0), (0.0, 1.0), length / 2, length, 0.9)
 
     seen = [found(100, 80), found(200, 84), found(300, 78), found(500, 200), found(700, 30)]
-    monkeypatch.setattr(scorekeeper.vision, "find_tiles", lambda image: seen)
+    monkeypatch.setattr(scorekeeper.vision, "find_candidates", lambda image: seen)
     monkeypatch.setattr(scorekeeper.vision, "read_tile", lambda image, f, highest: Reading((1, 2), 0.9, True))
     hand = count_hand(np.zeros((600, 800, 3), np.uint8), tile_set=6)
     assert [tile.box[0] + tile.box[2] / 2 for tile in hand.tiles] == [100, 200, 300]
     assert hand.pips == 9
+
+
+def test_a_face_far_darker_than_the_rest_of_the_hand_is_taken_for_no_tile(monkeypatch):
+    # the box's lid in a product shot: as large as a tile, with letters read as pips, but brown
+    seen = [Found((x, 300.0), (0.0, 1.0), 40.0, 80.0, 0.9) for x in (100, 200, 300, 400)]
+    lightness = {100: 230.0, 200: 220.0, 300: 225.0, 400: 140.0}
+
+    def read(image, found, highest):
+        return Reading((1, 2), 0.9, True, (lightness[round(found.centre[0])], 128.0, 150.0))
+
+    monkeypatch.setattr(scorekeeper.vision, "find_candidates", lambda image: seen)
+    monkeypatch.setattr(scorekeeper.vision, "read_tile", read)
+    hand = count_hand(np.zeros((600, 800, 3), np.uint8), tile_set=6)
+    assert [tile.box[0] + tile.box[2] / 2 for tile in hand.tiles] == [100, 200, 300]
+
+
+def test_of_two_readings_of_one_place_the_surer_one_is_kept(monkeypatch):
+    # a face measured whole, and again too large around it from a seam: the surer reading stays
+    whole = Found((200.0, 300.0), (0.0, 1.0), 40.0, 80.0, 0.5)
+    too_large = Found((205.0, 310.0), (0.0, 1.0), 70.0, 140.0, 0.9)
+
+    def read(image, found, highest):
+        return Reading((3, 4), 0.8, True) if found is whole else Reading((0, 6), 0.3, True)
+
+    monkeypatch.setattr(scorekeeper.vision, "find_candidates", lambda image: [too_large, whole])
+    monkeypatch.setattr(scorekeeper.vision, "read_tile", read)
+    hand = count_hand(np.zeros((600, 800, 3), np.uint8), tile_set=6)
+    assert [tile.halves for tile in hand.tiles] == [(3, 4)]
