@@ -258,8 +258,12 @@ def test_every_tap_target_of_both_steps_is_44_px_and_nothing_is_left_in_english(
         page.locator("#save-paper").click()
         expect(page.locator("td.has-error")).to_have_count(4)  # the bad cell, and round 1's three empty ones
         small += [f"grid: {target}" for target in small_tap_targets(page)]
-        # The hint's examples ("12+8", "8-6 3-2") each on one line: never "8-6 3-" / "2".
-        assert page.locator(".example").evaluate_all("(spans) => spans.map((s) => s.getClientRects().length)") == [1, 1]
+        # The hint's examples ("12+8", "8-6 3-2", "8*6,3*2") each on one line: never "8-6 3-" / "2".
+        assert page.locator(".example").evaluate_all("(spans) => spans.map((s) => s.getClientRects().length)") == [
+            1,
+            1,
+            1,
+        ]
         chip = page.locator("td").first.locator("label.chip.mini").nth(1).locator("span[aria-hidden]").inner_text()
         expect(page.locator("main p.muted").last).to_contain_text(f"{chip}: ")  # the key under the grid says the same
         words.append(page.locator("main").inner_text())
