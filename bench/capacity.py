@@ -7,10 +7,11 @@ Builds the app as a deploy does: a PostgreSQL database of its own (`sk_capacity`
 again), Redis db 9 (flushed), the Procfile's release line, then its web line with $PORT (DEBUG off,
 the manifest static storage in a folder of its own under /tmp). `--web` runs another web line
 instead, started the same way (for a sweep of worker classes, workers and threads; printed). Nothing else is dropped; gunicorn is
-stopped at the end, on Ctrl-C and on errors. Needs ApacheBench (`ab`, Debian's apache2-utils).
+stopped at the end, on Ctrl-C and on errors. Needs wrk (Debian's wrk), or ApacheBench (`ab`,
+Debian's apache2-utils) with `--client ab`.
 
-Part 1, the table of issue 25: ApacheBench, 16 clients with keep-alive, the same seconds on every
-path, in one run (after an unreported warm-up, in --passes runs of ab per path, forward then backward
+Part 1, the table of issue 25: wrk (HTTP/1.1, one thread; `--client ab`: ApacheBench, HTTP/1.0,
+which uvicorn never keeps alive), 16 clients with keep-alive, the same seconds on every path, in one run (after an unreported warm-up, in --passes runs of ab per path, forward then backward
 in turn, so a busy moment of the machine lands on several paths; and since each run's 16 connections
 fall on gunicorn's two workers as they happen to, 15 on one and 1 on the other giving two thirds of
 8 and 8, the figure of each run is printed too), on a double-12 game for 4 with 6 rounds and a live link:
@@ -177,7 +178,7 @@ def round_payload(starting: int, entries) -> dict:
     return {"starting_double": starting, "entries": [{f: getattr(e, f) for f in fields} for e in entries]}
 
 
-# Part 1: ApacheBench on each path.
+# Part 1: a load generator on each path.
 
 
 def seed_reads(port: int) -> dict:
@@ -264,6 +265,34 @@ def ab(port: int, path: str, headers: list[str], seconds: int, clients: int) -> 
             "statuses": logged_statuses(path, start, int(figures["Complete requests"]))}  # fmt: skip
 
 
+def wrk(port: int, path: str, headers: list[str], seconds: int, clients: int) -> dict:
+    """One wrk run (HTTP/1.1, every connection kept alive, one thread as ab is one process): the
+    same figures as `ab`. ab speaks HTTP/1.0, and uvicorn (the Procfile's worker) closes an HTTP/1.0
+    connection after each answer whatever its Keep-Alive says, so under ab every request there paid
+    a new connection; phones and browsers speak HTTP/1.1. A socket error or an answer outside 2xx
+    and 3xx counts as failed (the statuses still come from the access log)."""
+    command = ["wrk", "-t", "1", "-c", str(clients), "-d", f"{seconds}s", "--timeout", "10s"]
+    for header in headers:
+        command += ["-H", header]
+    command.append(f"http://127.0.0.1:{port}{path}")
+    start = settled_log()
+    run = subprocess.run(command, capture_output=True, text=True, errors="replace")
+    done = re.search(r"(\d+) requests in ([\d.]+)(ms|s|m)", run.stdout)
+    if run.returncode != 0 or done is None:
+        raise SystemExit(
+            f"wrk failed ({run.returncode}): {' '.join(command)}\n{run.stdout[-2000:]}{run.stderr[-2000:]}"
+        )
+    complete, unit = int(done[1]), {"ms": 0.001, "s": 1.0, "m": 60.0}[done[3]]
+    errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", run.stdout)
+    non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", run.stdout)
+    failed = (sum(map(int, errors.groups())) if errors else 0) + (int(non_2xx[1]) if non_2xx else 0)
+    return {"complete": complete, "failed": failed, "kept": max(0, complete - clients),
+            "seconds": float(done[2]) * unit, "statuses": logged_statuses(path, start, complete)}  # fmt: skip
+
+
+CLIENTS = {"wrk": wrk, "ab": ab}
+
+
 def settled_log() -> int:
     """The access log's size once the answers of the run before are all in it (the requests a run
     left in flight when its time was up are logged after it ends): no line for 0.5 s."""
@@ -278,7 +307,7 @@ def settled_log() -> int:
 def logged_statuses(path: str, start: int, expected: int) -> dict:
     """{status: count} of the GETs of `path` in the access log after byte `start` (waiting up to
     5 s for its last lines); {} when the web line keeps no access log."""
-    line = re.compile(rf'"GET {re.escape(path)} HTTP/[\d.]+" (\d{{3}}) ')
+    line = re.compile(rf'"GET {re.escape(path)} HTTP/[\d.]+" (\d{{3}})(?: |$)')
     deadline, statuses = time.monotonic() + 5, {}
     while time.monotonic() < deadline:
         statuses = {}
@@ -292,14 +321,15 @@ def logged_statuses(path: str, start: int, expected: int) -> dict:
     return statuses
 
 
-def measure_reads(port: int, seeded: dict, seconds: int, clients: int, warm: int, passes: int) -> list[dict]:
-    paths = read_paths(seeded)
+def measure_reads(port: int, seeded: dict, seconds: int, clients: int, warm: int, passes: int,
+                  client: str = "wrk") -> list[dict]:  # fmt: skip
+    paths, load = read_paths(seeded), CLIENTS[client]
     for _, path, headers, _ in paths:
-        ab(port, path, headers, warm, clients)  # workers, caches, query plans: not counted
+        load(port, path, headers, warm, clients)  # workers, caches, query plans: not counted
     totals = {name: {"name": name, "expected": status, "statuses": {}} for name, _, _, status in paths}
     for turn in range(passes):  # forward, backward, forward ...
         for name, path, headers, _ in paths if turn % 2 == 0 else paths[::-1]:
-            result = ab(port, path, headers, max(1, seconds // passes), clients)
+            result = load(port, path, headers, max(1, seconds // passes), clients)
             total = totals[name]
             total.setdefault("rates", []).append(result["complete"] / result["seconds"])
             for key in ("complete", "failed", "kept", "seconds"):
@@ -309,8 +339,10 @@ def measure_reads(port: int, seeded: dict, seconds: int, clients: int, warm: int
     return list(totals.values())
 
 
-def print_reads(totals: list[dict], clients: int, seconds: int, passes: int, live_budget: int) -> None:
-    print(f"\n## Part 1: ApacheBench, {clients} clients, -k, {max(1, seconds // passes) * passes} s per path "
+def print_reads(totals: list[dict], clients: int, seconds: int, passes: int, live_budget: int,
+                client: str = "wrk") -> None:  # fmt: skip
+    how = "wrk, HTTP/1.1 kept alive" if client == "wrk" else "ApacheBench, HTTP/1.0, -k"
+    print(f"\n## Part 1: {how}, {clients} clients, {max(1, seconds // passes) * passes} s per path "
           f"({passes} passes)\n")  # fmt: skip
     print("| path | req/s | vs the trivial read | each pass, req/s | requests | answers | kept alive |")
     print("|---|---|---|---|---|---|---|")
@@ -329,14 +361,14 @@ def print_reads(totals: list[dict], clients: int, seconds: int, passes: int, liv
         if wrong or total["failed"] or not 0 <= uncounted <= 2 * clients * len(total["rates"]):
             trouble.append(f"{total['name']}: {wrong} answers other than {total['expected']} ({answers}); ab: "
                            f"{total['complete']} complete, {total['failed']} failed")  # fmt: skip
-    print(f"\nThe live view's budget for the run: LIVE_REQUESTS_PER_MINUTE={live_budget} (every ab client is "
+    print(f"\nThe live view's budget for the run: LIVE_REQUESTS_PER_MINUTE={live_budget} (every client is "
           "127.0.0.1; the budget is still counted in the cache on every live request).")  # fmt: skip
     if trouble:
         print("\n!!! ERRORS: these figures include answers other than the ones asked for !!!")
         for line in trouble:
             print(f"!!! {line}")
     else:
-        print("Every answer was the expected one (no error, no 429), as ab counted them too.")
+        print(f"Every answer was the expected one (no error, no 429), as {client} counted them too.")
 
 
 # Part 2: the club night.
@@ -650,8 +682,15 @@ def main() -> None:
         action="store_true",
         help="a short smoke, whatever the options below say: 2 s per path, 40 and 80 phones, a round every 10 s",
     )
-    parser.add_argument("--seconds", type=int, default=24, help="ab's seconds per path (split over the passes)")
-    parser.add_argument("--passes", type=int, default=8, help="runs of ab per path, in turn forward and backward")
+    parser.add_argument("--seconds", type=int, default=24, help="seconds per path (split over the passes)")
+    parser.add_argument("--passes", type=int, default=8, help="runs per path, in turn forward and backward")
+    parser.add_argument(
+        "--client",
+        choices=sorted(CLIENTS),
+        default="wrk",
+        help="Part 1's load: wrk (HTTP/1.1, kept alive, as phones) or ab (HTTP/1.0: a new connection per "
+        "request under uvicorn; the figures of issues 25 to 38 were ab's)",
+    )
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--phones", type=int, nargs="+", default=[100, 200, 400, 800, 1200, 1600])
     parser.add_argument("--duration", type=float, default=90, help="the least seconds of a club-night step")
@@ -674,8 +713,10 @@ def main() -> None:
     if args.quick:
         args.seconds, args.phones, args.duration, args.min_rounds, args.idle_rounds = 2, [40, 80], 10, 5, 5
         every, warm = 10.0, 1
-    if not shutil.which("ab"):
-        raise SystemExit("ApacheBench is missing: apt-get install -y apache2-utils")
+    if args.only != "club" and not shutil.which(args.client):
+        raise SystemExit(
+            f"{args.client} is missing: apt-get install -y {'wrk' if args.client == 'wrk' else 'apache2-utils'}"
+        )
 
     env = server_env(args.live_budget)
     fresh_stores()
@@ -711,8 +752,8 @@ def main() -> None:
         started = time.perf_counter()
         if args.only != "club":
             seeded = seed_reads(server.port)
-            totals = measure_reads(server.port, seeded, args.seconds, args.clients, warm, args.passes)
-            print_reads(totals, args.clients, args.seconds, args.passes, args.live_budget)
+            totals = measure_reads(server.port, seeded, args.seconds, args.clients, warm, args.passes, args.client)
+            print_reads(totals, args.clients, args.seconds, args.passes, args.live_budget, args.client)
             print(f"(part 1: {time.perf_counter() - started:.0f} s)", flush=True)
         if args.only != "reads":
             started = time.perf_counter()

@@ -20,8 +20,13 @@ from ..rules.tiles import DASHES, DEFAULT_SET, TileError, parse_tile, read_pips,
 from .games import PlayerChoiceField, TappedSeatsForm
 from .rounds import MAX_PIPS, PIPS_BOX
 
-# The grid's cells: what the phone shows (the round form's pips keypad: digits with "+" for a sum, which
-# the numeric keypads of iOS lack), and moving like a spreadsheet.
+# The grid's cells: what the phone shows, and moving like a spreadsheet. The keypad is the round form's
+# pips keypad, inputmode "tel": nearly every cell of a paper sheet is a number or a sum, and "tel" gives
+# big digit keys with "+" on iOS and Android alike ("numeric" has no "+" on an iPhone and "decimal" no
+# separator; "text" opens the letters, two taps more per cell on an iPhone, 13 rows x 4 players a
+# sheet). A tile list needs a dash and a space, which the iPhone's "tel" keypad lacks: the tile grammar
+# takes its "*" as a tile's dash and its "," (pause) between tiles, "8*6,3*2" (rules.tiles.DASHES,
+# SEPARATORS); Android's "tel" keypad has "-" and the space too.
 CELL = {"inputmode": PIPS_BOX["inputmode"], "autocomplete": "off", "enterkeyhint": "next", "spellcheck": "false",
         "autocapitalize": "off", "class": "cell"}  # fmt: skip
 CELL_TEXT = 200  # characters: a hand of tiles written out is far shorter

@@ -15,7 +15,7 @@ from ..rules.game import TieBreak
 from ..rules.names import short_names
 from ..rules.places import moves
 from ..rules.scoring import GameState, SeatState
-from ..rules.seating import SeatChange, opening_total, opening_totals, seat_lines
+from ..rules.seating import SeatChange, opening_total, opening_totals, seat_lines, table_full
 from ..selectors import game_state
 
 WIDE = 6  # players a sheet shows side by side on a phone held upright
@@ -59,6 +59,7 @@ class Column:
     before: tuple[SeatState, ...] = ()
     indexes: tuple[int, ...] = ()  # the seats of the game it shows, in seat order
     before_short: str = ""  # the short name of the player whose seat it continues
+    known: str = ""  # the name as the table knows it in a row per player: `short` with its first word whole
 
     @property
     def moved(self) -> int:
@@ -153,6 +154,11 @@ class Sheet:
         column in seat order with its cell of the last round played (None before the first)."""
         latest = self.latest
         return [(column, latest.cells[i] if latest else None) for i, column in enumerate(self.columns)]
+
+    @property
+    def full(self) -> bool:
+        """No seat is left for someone joining (ten seated): the page offers no join."""
+        return table_full(sum(1 for seat in self.state.seats if seat.seated))
 
     @property
     def seated(self) -> list[Seat]:
@@ -300,12 +306,14 @@ def build_sheet(game: Game, seats: list[Seat], rounds: list[Round] | None = None
     moved = moves(before, by_column(lines[-1].totals), *went_out) if lines else (0,) * len(lines_of)
     started = bool(lines)  # nobody leads before the first round
     occupants = [state.seats[indexes[-1]] for indexes in lines_of]
-    shorts = dict(zip([s.player for s in state.seats], short_names([s.name for s in state.seats]), strict=True))
+    players, names = [s.player for s in state.seats], [s.name for s in state.seats]
+    shorts = dict(zip(players, short_names(names), strict=True))
+    knowns = dict(zip(players, short_names(names, first_word=None), strict=True))
     columns = [
         Column(seat, shorts[seat.player], seat.name, 0 if seat.left_after is not None else move,
                started and seat.rank == 1,
                tuple(state.seats[i] for i in indexes[:-1]), indexes,
-               shorts[state.seats[indexes[-2]].player] if len(indexes) > 1 else "")
+               shorts[state.seats[indexes[-2]].player] if len(indexes) > 1 else "", knowns[seat.player])
         for seat, move, indexes in zip(occupants, moved, lines_of, strict=True)
     ]  # fmt: skip
     _mark_seat_changes(rows, columns, shorts)

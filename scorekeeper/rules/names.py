@@ -1,9 +1,11 @@
 """Short names for a sheet's columns, made from the players' names and unique at the table.
 
 "Maria Guadalupe Fernandez" becomes "Maria G."; two Marias become "Maria G." and "Maria F." (or
-"Maria Go." and "Maria Ga." when the initials clash too). A name of one word stays itself, cut
-after FIRST_WORD letters. Letters are counted as a reader sees them (grapheme clusters), so an
-accent, an emoji made of several code points or a flag is never cut in half."""
+"Maria Go." and "Maria Ga." when the initials clash too). A first word is cut after FIRST_WORD
+letters for a column ("Great-Gran… A."); a row per player (`first_word=None`) keeps it whole
+("Great-Grandmother A.") and leaves the screen to wrap the name, or cut a word wider than a line,
+where it must. Letters are counted as a reader sees them (grapheme clusters), so an accent, an
+emoji made of several code points or a flag is never cut in half."""
 
 import unicodedata
 from collections import Counter
@@ -59,34 +61,33 @@ def _cut(word: str, letters: int) -> str:
     return "".join(clusters[:letters]) + ("." if _is_letter(clusters[letters - 1]) else "")
 
 
-def _first(word: str) -> str:
+def _first(word: str, letters: int | None) -> str:
     clusters = graphemes(word)
-    return word if len(clusters) <= FIRST_WORD + 1 else "".join(clusters[:FIRST_WORD]) + "…"
+    return word if letters is None or len(clusters) <= letters + 1 else "".join(clusters[:letters]) + "…"
 
 
-def _candidates(name: str) -> list[str]:
+def _candidates(name: str, letters: int | None) -> list[str]:
     """The ways to shorten `name`, shortest first: the first word with the second's initial, then
     every later word's initial, then more and more of the last word; the whole name last."""
     words = unicodedata.normalize("NFC", name).split()
     if not words:
         return [name]
-    first, rest = words[0], words[1:]
-    found = [_first(first)]
+    first, rest = _first(words[0], letters), words[1:]
+    found = [first]
     if rest:
-        found = [f"{_first(first)} {_cut(rest[0], 1)}"]
+        found = [f"{first} {_cut(rest[0], 1)}"]
         initials = [_cut(word, 1) for word in rest[:-1]]
-        found += [
-            " ".join([_first(first), *initials, _cut(rest[-1], n)]) for n in range(1, len(graphemes(rest[-1])) + 1)
-        ]
+        found += [" ".join([first, *initials, _cut(rest[-1], n)]) for n in range(1, len(graphemes(rest[-1])) + 1)]
     found.append(" ".join(words))
     return list(dict.fromkeys(found))  # in order, each once
 
 
-def short_names(names: Sequence[str]) -> list[str]:
+def short_names(names: Sequence[str], *, first_word: int | None = FIRST_WORD) -> list[str]:
     """A short name for each of `names` (in the same order), different from the others': each name
     takes its shortest form, and the names that still read the same take a longer one together.
-    Names that are the same in full are told apart by a number ("Ann", "Ann 2")."""
-    options = [_candidates(name) for name in names]
+    Names that are the same in full are told apart by a number ("Ann", "Ann 2"). A first word is
+    cut after `first_word` letters ("Great-Gran… A."), or kept whole with None ("Great-Grandma A.")."""
+    options = [_candidates(name, first_word) for name in names]
     level = [0] * len(names)
     while True:
         shown = [choices[min(step, len(choices) - 1)] for choices, step in zip(options, level, strict=True)]

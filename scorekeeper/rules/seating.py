@@ -48,6 +48,11 @@ class SeatChange:
     join_total: str | None = None
 
 
+def table_full(seated: int) -> bool:
+    """Whether a table of `seated` players has no seat left for a joiner (a take-over still has one)."""
+    return seated >= MAX_PLAYERS
+
+
 def opening_total(option: str, seated_totals: Sequence[int]) -> int:
     """What a player joining now starts with, given the seated players' totals."""
     if option == JoinTotal.ZERO or not seated_totals:
@@ -165,7 +170,7 @@ def refusal(
             replaced = names.get(change.replaces, str(change.replaces))
             return Refusal("replaces", "not_seated", _("{name} is not seated at this table.", name=replaced))
         return None
-    if len(seated) + 1 > MAX_PLAYERS:
+    if table_full(len(seated)):
         return Refusal(
             "player", "table_full", _("A table seats at most {most} players: {name} cannot join.", most=MAX_PLAYERS,
                                       name=name)

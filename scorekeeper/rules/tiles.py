@@ -20,8 +20,10 @@ DEFAULT_SET = 12
 # How a typed list of tiles is read ("12-3 5-5, 0 - 4"). The text is normalised first (NFKC turns
 # full-width digits, dashes and commas, and the wide and narrow spaces, into plain ones). Then:
 # any dash a phone keyboard makes: hyphen-minus, hyphen, non-breaking hyphen, figure dash,
-# en dash, em dash, minus sign;
-DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2212"
+# en dash, em dash, minus sign; and the star of a phone's keypad, for the pips boxes' keypad
+# (inputmode "tel") on an iPhone has no dash and no space, but a star and, behind its "+*#" key,
+# "," (pause) and ";" (wait): "8*6,3*2" is typed there, "8-6 3-2" everywhere else;
+DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2212*"
 # the spaces left after NFKC (Python's str.isspace() of those; tests/rules/test_tiles.py checks);
 SPACES = "\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\u1680\u2028\u2029"
 # tiles are parted by runs of these; spaces around a dash are not a parting;

@@ -33,6 +33,9 @@ def seat_change(request, pk, kind):
     if sheet.state.finished:
         messages.info(request, _("This game is over."))
         return redirect("game", pk=pk)
+    if kind == Change.JOIN and sheet.full:  # an old link or a second phone: the game's page says why
+        messages.info(request, _("The table is full: a newcomer takes over a seat, or joins once someone leaves."))
+        return redirect("game", pk=pk)
     others = (
         Player.objects.filter(scorebook_id=game.scorebook_id)
         .active()

@@ -98,10 +98,10 @@ def test_a_player_leaves_and_the_last_but_one_cannot(client_kind):
 @pytest.mark.parametrize(
     ("case", "field"),
     [("seated", "player"), ("left", "player"), ("other_book", "player"), ("eleventh", "player"),
-     ("replaces_nobody", "replaces"), ("finished", "game")],
+     ("eleventh_after_a_round", "player"), ("replaces_nobody", "replaces"), ("finished", "game")],
 )  # fmt: skip
 def test_a_seat_change_a_rule_forbids_is_a_400_naming_the_field_and_changes_nothing(app, case, field):
-    names = [f"P{n}" for n in range(10)] if case == "eleventh" else ("Ann", "Ben", "Cy")
+    names = [f"P{n}" for n in range(10)] if case.startswith("eleventh") else ("Ann", "Ben", "Cy")
     game = start_game(app, names=names, **({"rules": {"rounds": 1}} if case == "finished" else {}))
     first = {name: (0 if index == 0 else 3 + index) for index, name in enumerate(names)}
     game = play(app, game, 6, **first) if case != "eleventh" else game
@@ -120,6 +120,8 @@ def test_a_seat_change_a_rule_forbids_is_a_400_naming_the_field_and_changes_noth
     response = app.post(url(game, "seats/"), body)
     assert response.status_code == 400, response.content
     assert field in response.json()
+    if case.startswith("eleventh"):
+        assert "at most 10 players" in str(response.json())
     assert Game.objects.get(pk=game["id"]).version == version
 
 

@@ -258,8 +258,12 @@ def test_every_tap_target_of_both_steps_is_44_px_and_nothing_is_left_in_english(
         page.locator("#save-paper").click()
         expect(page.locator("td.has-error")).to_have_count(4)  # the bad cell, and round 1's three empty ones
         small += [f"grid: {target}" for target in small_tap_targets(page)]
-        # The hint's examples ("12+8", "8-6 3-2") each on one line: never "8-6 3-" / "2".
-        assert page.locator(".example").evaluate_all("(spans) => spans.map((s) => s.getClientRects().length)") == [1, 1]
+        # The hint's examples ("12+8", "8-6 3-2", "8*6,3*2") each on one line: never "8-6 3-" / "2".
+        assert page.locator(".example").evaluate_all("(spans) => spans.map((s) => s.getClientRects().length)") == [
+            1,
+            1,
+            1,
+        ]
         chip = page.locator("td").first.locator("label.chip.mini").nth(1).locator("span[aria-hidden]").inner_text()
         expect(page.locator("main p.muted").last).to_contain_text(f"{chip}: ")  # the key under the grid says the same
         words.append(page.locator("main").inner_text())
@@ -274,8 +278,8 @@ def test_every_tap_target_of_both_steps_is_44_px_and_nothing_is_left_in_english(
         assert [word for word in english if any(re.search(rf"\b{word}\b", text) for text in words)] == []
 
 
-def test_a_grid_wider_than_the_phone_scrolls_in_its_box_and_never_widens_the_page(phone, live_server):
-    """Seven players: the grid scrolls sideways inside its box; its cells' hidden labels stay in it."""
+def seven_wide(phone) -> None:
+    """The grid of a paper game of seven, wider than the phone."""
     user = UserFactory()
     names = ("Abuela Carmen", "Dani", "Lucía", "Tío Beto", "Guadalupe", "Maximiliano", "Bartholomew")
     for name in names:
@@ -287,9 +291,40 @@ def test_a_grid_wider_than_the_phone_scrolls_in_its_box_and_never_widens_the_pag
         phone.locator("label.choice", has_text=name).click()
     phone.get_by_role("button", name="Next: the sheet").click()
     expect(phone.locator("input.cell")).to_have_count(13 * 7)
+
+
+def test_a_grid_wider_than_the_phone_scrolls_in_its_box_and_never_widens_the_page(phone, live_server):
+    """Seven players: the grid scrolls sideways inside its box; its cells' hidden labels stay in it."""
+    seven_wide(phone)
     box = phone.locator(".grid-scroll")
     assert box.evaluate("b => b.scrollWidth > b.clientWidth")  # wider than the phone: it scrolls
     assert_no_sideways_scroll(phone)
     box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
     assert_no_sideways_scroll(phone)
     screenshot(phone, "paper-game-seven-wide")
+
+
+def test_the_grids_top_left_cell_stays_in_place_with_the_doubles_column_when_the_grid_scrolls_sideways(
+    phone, live_server
+):
+    """The corner above the doubles' column is sticky as the column is, and drawn over the names
+    that pass under it (it scrolled away with them, 300 px off the screen, leaving a hole above 12-12)."""
+    seven_wide(phone)
+    box = phone.locator(".grid-scroll")
+    corner = phone.locator(".paper-table thead th").first
+    double = phone.locator(".paper-table tbody th").first
+
+    def lefts() -> list[float]:
+        return [cell.evaluate("c => c.getBoundingClientRect().left") for cell in (corner, double)]
+
+    left = lefts()[0]
+    assert [abs(x - left) <= 1 for x in lefts()] == [True, True]
+    box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
+    assert box.evaluate("b => b.scrollLeft") > 100
+    assert [abs(x - left) <= 1 for x in lefts()] == [True, True]  # where they started, to a pixel
+    # Over the column heads that pass under it: the corner is what a finger sees there.
+    assert corner.evaluate(
+        "c => { const r = c.getBoundingClientRect(); return c.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)); }"
+    )
+    assert corner.evaluate("c => getComputedStyle(c).backgroundColor") != "rgba(0, 0, 0, 0)"
+    phone.locator(".paper-table").screenshot(path="tests/screenshots/paper-game-seven-scrolled-corner.png")

@@ -108,3 +108,15 @@ def test_a_round_moves_players_up_and_down_by_the_places_they_change():
 
 def test_nothing_moves_in_the_first_round():
     assert moves(None, [0, 5, 9]) == (0, 0, 0)
+
+
+def test_a_row_per_player_keeps_every_first_word_whole_however_long():
+    """The rows of a big table on a phone (first_word=None): "Great-Grandmother A." where a column
+    shows "Great-Gran… A."; the screen wraps the name or cuts it only where a word cannot fit."""
+    names = ["Great-Grandmother Ana", "Great-Grandfather Bo", "Ólafur_Þórðarson_Wolfeschlegelsteinhause"]
+    assert short_names(names) == ["Great-Gran… A.", "Great-Gran… B.", "Ólafur_Þór…"]
+    assert short_names(names, first_word=None) == [
+        "Great-Grandmother A.",
+        "Great-Grandfather B.",
+        "Ólafur_Þórðarson_Wolfeschlegelsteinhause",
+    ]

@@ -18,6 +18,7 @@ from scorekeeper.rules.tiles import (
     max_hand_pips,
     parse_tile,
     picker,
+    read_pips,
     read_tile_list,
     set_pips,
     split_tiles,
@@ -157,3 +158,11 @@ def test_the_picker_hands_the_scripts_each_tile_with_its_pips_the_double_blank_a
 ])  # fmt: skip
 def test_a_pips_box_reads_a_tile_list_as_the_tiles_box_does(typed, tiles):
     assert read_tile_list(typed) == tiles
+
+
+def test_an_iphones_phone_keypad_types_tiles_with_its_star_and_comma_and_a_star_is_never_a_product():
+    """The pips boxes' keypad (inputmode "tel") on an iPhone has no dash and no space: "8*6,3*2"."""
+    assert split_tiles("8*6,3*2") == ["8*6", "3*2"] == read_tile_list("8*6,3*2")
+    assert split_tiles("12 * 3;5*5") == ["12*3", "5*5"]
+    assert [parse_tile(text, 12) for text in ("8*6", "3*2")] == [Tile(8, 6), Tile(3, 2)]
+    assert read_pips("8*6") is None  # not 48: a star is read as a tile's dash only

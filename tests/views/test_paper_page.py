@@ -50,6 +50,20 @@ def test_the_grid_has_a_row_per_double_and_a_number_keypad_in_each_cell(client, 
     assert "<script>" not in page
 
 
+def test_a_cell_typed_on_an_iphones_phone_keypad_reads_8_star_6_comma_3_star_2_as_two_tiles(client, table):
+    """The cells keep the "tel" keypad (digits and "+" on every phone): an iPhone's has no dash
+    and no space, so a tile list is typed with its star and its comma, as the page says."""
+    book, players = table
+    page = client.get(reverse("paper_game"), setup_data(book, players)).content.decode()
+    assert '<span class="example">8*6,3*2</span>' in page
+    sheet = [list(row) for row in SHEET]
+    sheet[3][1], sheet[6][2] = "5*4", "6*5,5*5,1*0"  # Ben's 5-4 and Cy's 6-5 5-5 1-0 (22 pips)
+    response = client.post(reverse("paper_game"), grid_data(book, players, sheet))
+    assert response.status_code == 302, re.findall(r'class="cell-error"[^>]*>([^<]*)', response.content.decode())
+    totals = {seat.player.name: seat.total for seat in Game.objects.get().seats.select_related("player")}
+    assert totals == {"Ann": 8 + 25 + 30 + 3, "Ben": 12 + 4 + (5 + 4) + 11 + 14, "Cy": 20 + 11 + 19 + 17 + 6 + 22}
+
+
 def test_a_sheet_with_sums_and_tile_lists_is_saved_as_one_game_on_its_day(client, table):
     book, players = table
     response = client.post(reverse("paper_game"), grid_data(book, players))

@@ -123,3 +123,24 @@ def test_a_sheet_of_up_to_six_never_hyphenates_a_name_and_turns_to_rows_when_one
     assert heads[-len(names) :] == [html.escape(name) for name in short_names(names)]
     assert ('id="sheet-rows"' in page) is rows
     assert ('class="sheet-box wide"' in page) is rows
+
+
+def test_a_full_table_of_ten_offers_no_join_but_says_it_is_full_and_still_offers_a_take_over():
+    user = UserFactory()
+    game = make_game(owner=user, names=[f"P{n}" for n in range(10)])
+    client = Client()
+    client.force_login(user)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'id="seat-join"' not in page
+    assert "The table is full (10 players)" in page
+    assert 'id="seat-take-over"' in page and 'id="seat-leave"' in page
+    # An old link to the join page goes back to the game, which says why.
+    answer = client.get(f"/games/{game.pk}/seats/join/", follow=True)
+    assert answer.redirect_chain == [(f"/games/{game.pk}/", 302)]
+    assert "The table is full" in answer.content.decode()
+    # Nine seated: the join is offered again.
+    services.change_seat(game=game, kind="leave", player=game.seats.order_by("position").last().player_id, by=user)
+    assert 'id="seat-join"' in client.get(f"/games/{game.pk}/").content.decode()
+    client.cookies["language"] = "es"
+    services.change_seat(game=game, kind="join", name="Zoe", by=user)
+    assert "La mesa está completa (10 jugadores)" in client.get(f"/games/{game.pk}/").content.decode()
