@@ -181,3 +181,25 @@ def test_the_nights_tv_speaks_the_viewers_language_and_axe_finds_nothing_serious
         assert problems == [], "\n".join(problems)
     finally:
         close_context(context)
+
+
+def test_the_nights_tv_gives_a_long_name_two_lines_before_cutting_it(browser, live_server, club_night):
+    _user, _night, games, share = club_night
+    for game in games[:2]:  # two tables finish: their winners, the long names, lead the standings
+        while not Game.objects.get(pk=game.pk).is_finished:
+            play(game, rounds_of(len(game.seats.all()), 1)[0])
+    context = browser.new_context(viewport=TVS["720p"], base_url=live_server.url)
+    page = context.new_page()
+    try:
+        page.goto(f"/live/nights/{share.token}/?tv=1")
+        page.wait_for_function("() => document.documentElement.dataset.js === 'ready'")
+        screenshot(page, "39-night-tv-720p-long-names-whole")
+        lines = page.locator(".night-standings .who").evaluate_all(
+            "(parts) => Object.fromEntries(parts.map((p) => [p.textContent.trim(),"
+            " Math.round(p.clientHeight / parseFloat(getComputedStyle(p).lineHeight))]))"
+        )
+        assert lines["Bartholomew Featherstonehaugh-Smythe"] == 2  # wrapped onto a second line, not cut at one
+        assert lines["María Guadalupe Fernández Concepción"] == 2
+        assert lines["José"] == 1
+    finally:
+        close_context(context)

@@ -124,3 +124,33 @@ def test_long_names_on_a_720p_tv_stay_readable_cut_with_an_ellipsis_never_shrunk
         assert on_screen(page, page.locator("#sheet tbody tr.played").nth(5), viewport)  # the newest round
     finally:
         context.close()
+
+
+SIX_LONG = ("Great-Grandma Josefina", "Hortensia", "Ignacio", "Juanita", "Kiko", "Uncle Bartholomew")
+LINES = "(parts) => Object.fromEntries(parts.map((p) => [p.textContent.trim(), Math.round(p.clientHeight / parseFloat(getComputedStyle(p).lineHeight))]))"  # fmt: skip
+
+
+def test_a_1080p_tv_uses_the_whole_width_in_larger_type_and_gives_long_names_two_lines_before_cutting(
+    browser, live_server
+):
+    viewport = TVS["1080p"]
+    user = UserFactory()
+    game = make_game(owner=user, names=SIX_LONG, tile_set=12)
+    rng = random.Random(41)
+    for _ in range(10):
+        play_round(game, user, rng)
+    share = links.share(game=game, by=user)
+    context = browser.new_context(viewport=viewport, base_url=live_server.url)
+    page = context.new_page()
+    try:
+        page.goto(f"/live/{share.token}/?tv=1")
+        page.wait_for_function("() => document.documentElement.dataset.js === 'ready'")
+        screenshot(page, "39-tv-1080p-six-long-names")
+        assert page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") > 30  # 28 px at 720p
+        sheet = page.locator("#sheet").bounding_box()
+        assert sheet["width"] >= 0.9 * viewport["width"]  # not the middle 1230 px
+        lines = page.locator("#live-standings .name").evaluate_all(LINES)
+        assert (lines["Great-Grandma Josefina"], lines["Uncle Bartholomew"], lines["Kiko"]) == (2, 2, 1), lines
+        assert no_overflow(page, viewport)
+    finally:
+        context.close()
