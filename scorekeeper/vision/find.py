@@ -204,8 +204,9 @@ def _sides(profile: np.ndarray, middle: int, nearest: int, farthest: int):
     """The face's two edges either side of `middle`: the first place going outward, between
     `nearest` and `farthest`, where the profile rises past EDGE_MIN, then its highest point close
     by. The bar sits in the middle of its tile, so edges found far from symmetric are mirrored from
-    the nearer one (a faint seam on one side, a clear one on the other). Answers both edges and the
-    weaker rise of those found (not mirrored); (None, None, 0) when neither side rises."""
+    the nearer one (a faint seam on one side, a clear one on the other), and an edge not found at
+    all from the one that is. Answers both edges and the weaker rise of those found (not
+    mirrored); (None, None, 0) when neither side rises."""
     farthest = min(farthest, middle - 1, len(profile) - middle - 1)
     if farthest <= nearest:
         return None, None, 0.0
@@ -217,8 +218,8 @@ def _sides(profile: np.ndarray, middle: int, nearest: int, farthest: int):
     low = reaches[before[0]] if len(before) else farthest + 1
     high = reaches[after[0]] if len(after) else farthest + 1
     first, second = _refine(profile, middle - low, 2), _refine(profile, middle + high, 2)
-    if abs(low - high) > 0.12 * (low + high):
-        if low < high:
+    if not len(before) or not len(after) or abs(low - high) > 0.12 * (low + high):
+        if len(before) and (low < high or not len(after)):
             return first, middle + (middle - first), float(profile[first])
         return middle - (second - middle), second, float(profile[second])
     return first, second, float(min(profile[first], profile[second]))
