@@ -87,6 +87,7 @@ class Hub:
         self.redis_live = False  # subscribed to Redis now
         self.subscriber: asyncio.Task | None = None
         self.reconnects = 0
+        self.closing = False  # the process is shutting down: every stream ends (close)
 
     @property
     def live(self) -> bool:
@@ -119,6 +120,15 @@ class Hub:
                 held.discard(listener)
                 if not held:
                     del self.listeners[topic]
+
+    def close(self) -> None:
+        """The process begins to shut down (a deploy, a restart): every open stream is woken to end
+        now, cleanly, so its browser comes back to a new process after its `retry:` instead of
+        being held until the server's graceful timeout cancels it (from the event loop)."""
+        self.closing = True
+        for held in self.listeners.values():
+            for listener in held:
+                listener.woken.set()
 
     def deliver(self, topics: Iterable[str]) -> None:
         """Wake the listeners of `topics`; safe from any thread (a write commits in a worker thread)."""

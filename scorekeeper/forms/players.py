@@ -18,6 +18,7 @@ class PlayerForm(forms.ModelForm):
     def __init__(self, *args, scorebook, **kwargs):
         super().__init__(*args, **kwargs)
         self.scorebook = scorebook
+        self.existing = None  # the active player the name is already taken by (new game ticks them instead)
         self.fields["name"].widget.attrs.update({"autocomplete": "off", "autocapitalize": "words"})
 
     def clean_name(self):
@@ -33,6 +34,7 @@ class PlayerForm(forms.ModelForm):
                 ).format(book=self.scorebook.shown_name, name=clash.name)
             )
         if clash is not None:
+            self.existing = clash
             raise forms.ValidationError(
                 _('{book} already has a player named "{name}".').format(book=self.scorebook.shown_name, name=clash.name)
             )

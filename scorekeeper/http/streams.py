@@ -12,7 +12,9 @@ again, with the ETag last sent as Last-Event-ID, each time the hub (caches.push)
   a removal, a revoked link, a trashed game) is `event: gone` and the end. A change that comes
   while the last one is being read waits in the slot (size 1): changes coalesce;
 - Redis is away (the hub is not live): read again every 2 s instead, and once more when it comes back;
-- nothing to say for 15 s: a comment (a router drops a quiet connection; a phone learns it is alive).
+- nothing to say for 15 s: a comment (a router drops a quiet connection; a phone learns it is alive);
+- the process shuts down (http.worker: a deploy, a restart): the stream ends at once, and its
+  browser comes back after its `retry:` to a process that runs.
 
 A client that does not read what it is sent (a full TCP buffer) is dropped after
 settings.STREAM_SEND_TIMEOUT, so it holds no memory without bound. A stream ends when its client
@@ -105,7 +107,7 @@ class Stream:
         try:
             await self._write(first.body)
             if await self._follow(disconnected):
-                ended = self.send({"type": "http.response.body", "body": b""})  # the end, after `gone`
+                ended = self.send({"type": "http.response.body", "body": b""})  # the end (after `gone`)
                 await asyncio.wait_for(ended, settings.STREAM_SEND_TIMEOUT)
         except TimeoutError:  # a client that stopped reading
             _drop(self.send)
@@ -121,7 +123,8 @@ class Stream:
             pass
 
     async def _follow(self, disconnected) -> bool:
-        """Follow the resource until the client goes (False) or its access is gone (True)."""
+        """Follow the resource until the client goes (False), or its access is gone or the process
+        shuts down (True: the stream is ended)."""
         recheck = None  # when a wake that found nothing new is checked once more
         while not disconnected.done():
             listener, live, now = self.listener, push.hub.live, time.monotonic()
@@ -133,6 +136,8 @@ class Stream:
             woken.cancel()
             if disconnected.done():
                 return False
+            if push.hub.closing:  # a restart: the browser reconnects (to a new process) after its retry
+                return True
             was_woken = listener.woken.is_set()
             due = recheck is not None and time.monotonic() >= recheck
             if was_woken or due or not live or push.hub.live != live:

@@ -1,9 +1,24 @@
 """The Procfile's gunicorn worker: uvicorn's (the uvicorn-worker package), with gunicorn's limits
-passed on. `--worker-connections` caps the connections one process holds (past it: 503), and a
-restart or deploy ends the open streams after `--graceful-timeout` (their browsers come back to the
-new processes after their `retry:`, 2 to 6 s, spread out)."""
+passed on. `--worker-connections` caps the connections one process holds (past it: 503). A restart
+or deploy (TERM, HUP) ends the open streams at once (caches.push.Hub.close) and lets the requests
+in flight finish within `--graceful-timeout`; the streams' browsers come back to the new processes
+after their `retry:`, 2 to 6 s, spread out."""
 
+import sys
+
+from gunicorn.arbiter import Arbiter
+from uvicorn.server import Server
 from uvicorn_worker import UvicornWorker
+
+from scorekeeper.caches import push
+
+
+class StreamServer(Server):
+    async def shutdown(self, sockets=None) -> None:
+        # Before uvicorn waits for its connections to close: a stream never closes by itself, and
+        # one still open at the graceful timeout would be cancelled (an error logged per stream).
+        push.hub.close()
+        await super().shutdown(sockets=sockets)
 
 
 class StreamWorker(UvicornWorker):
@@ -11,3 +26,12 @@ class StreamWorker(UvicornWorker):
         super().__init__(*args, **kwargs)
         self.config.limit_concurrency = self.cfg.worker_connections
         self.config.timeout_graceful_shutdown = self.cfg.graceful_timeout
+
+    async def _serve(self) -> None:
+        # uvicorn-worker's own, with the server above.
+        self.config.app = self.wsgi
+        server = StreamServer(config=self.config)
+        self._install_sigquit_handler()
+        await server.serve(sockets=self.sockets)
+        if not server.started:
+            sys.exit(Arbiter.WORKER_BOOT_ERROR)

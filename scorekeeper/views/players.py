@@ -11,6 +11,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
+from django_htmx.http import trigger_client_event
 
 from .. import clock, selectors, services
 from ..forms import LeaderboardFilterForm, MergeForm, PlayerForm, StatsFilterForm
@@ -38,6 +39,11 @@ def add_player(request):
             }
             return render(request, "scorekeeper/partials/player_added.html", context)
         messages.success(request, _("Added {name}.").format(name=player.name))
+    elif request.htmx and form.existing is not None:
+        # On the new-game page a name already in the book means that player: new-game.js ticks them.
+        context = {"player_form": PlayerForm(scorebook=book, prefix="player"), "ticked": form.existing}
+        response = render(request, "scorekeeper/partials/player_form.html", context)
+        return trigger_client_event(response, "tick-player", {"pk": form.existing.pk})
     elif request.htmx:
         return render(request, "scorekeeper/partials/player_form.html", {"player_form": form}, status=200)
     else:

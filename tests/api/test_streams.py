@@ -311,3 +311,30 @@ def test_a_deleted_account_ends_its_streams(server):
         events.close()
         browser.close()
     assert stream(server, f"/api/v1/games/{game['id']}/events/", member.auth).status == 401
+
+
+def test_a_restart_ends_every_open_stream_at_once_and_cleanly(tmp_path, migrated):  # noqa: F811
+    """A deploy (TERM) ends each stream with the chunked body's end, before the graceful timeout
+    (5 s) would cancel it: the browser comes back to the new processes after its retry, and the
+    server logs no cancelled task."""
+    log = tmp_path / "web.log"
+    env = app_env(migrated.url(tmp_path, "restart"), STATIC_ROOT=str(migrated.env["STATIC_ROOT"]))
+    served = Server(env, log=log)
+    try:
+        member = Member(served)
+        game = member.game()
+        events = stream(served, f"/api/v1/games/{game['id']}/events/", member.auth)
+        assert events.next_event().event == "state"
+        served.process.terminate()
+        try:
+            while events.next() is not None:  # heartbeats at most, then the end
+                pass
+        finally:
+            events.close()
+        assert events.ended  # the body's end came: not a connection cut by a cancelled task
+        served.process.wait(timeout=20)
+    finally:
+        served.stop()
+    logged = log.read_text()
+    assert "timeout graceful shutdown exceeded" not in logged, logged
+    assert "Traceback" not in logged, logged

@@ -73,6 +73,8 @@ def test_a_phone_without_an_account_follows_the_game_from_the_qr_code(phone, bro
     expect(phone.locator(".messages")).to_contain_text("stopped")
     # `event: gone` ends the stream and the page says so at once (its reconnect would wait 2-6 s).
     expect(status).to_have_text("This live link was stopped", timeout=2500)
+    expect(viewer.locator("#live-updates")).to_be_hidden()  # a stopped link no longer "updates by itself"
+    screenshot(viewer, "23-live-stopped")
     assert viewer.goto(url).status == 404
     assert violations == []
     table.close()

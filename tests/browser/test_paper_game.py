@@ -211,6 +211,27 @@ def test_a_cell_no_hand_can_hold_is_refused_beside_it_by_the_tables_own_check(ph
     assert not Game.objects.exists()
 
 
+def test_a_cell_shows_a_long_tile_list_whole_as_typed_and_after_a_refused_save(phone, live_server):
+    user = UserFactory()
+    players = [PlayerFactory(owner=user, name=name) for name in NAMES]
+    log_in(phone, user.email)
+    day = Scorebook.personal_for(user).today() - timedelta(days=3)
+    phone.goto(f"/games/paper/?played_on={day}&tile_set=12" + "".join(f"&players={p.pk}" for p in players))
+    cells = phone.locator("input.cell")
+    whole = "c => c.scrollWidth <= c.clientWidth"  # nothing of the text hidden past the cell's edge
+    for index, text in enumerate(("0", "8*6,3*2", "12-11 10-9 8-7", "8*6,5*5")):  # 8-6 twice: refused
+        cells.nth(index).fill(text)
+        assert cells.nth(index).evaluate(whole), text
+    phone.locator("#save-paper").click()
+    expect(phone.locator("td.has-error")).not_to_have_count(0)
+    for index, text in enumerate(("0", "8*6,3*2", "12-11 10-9 8-7", "8*6,5*5")):
+        expect(cells.nth(index)).to_have_value(text)
+        assert cells.nth(index).evaluate(whole), text
+    assert_no_sideways_scroll(phone)  # a wider grid scrolls in its box, never the page
+    screenshot(phone, "paper-game-long-tile-lists-whole")
+    assert not Game.objects.exists()
+
+
 @pytest.mark.parametrize(("language", "short"), [("en", "dbl"), ("es", "dob")])
 def test_the_legend_under_the_grid_names_the_double_chip_as_the_chip_shows_it(browser, live_server, language, short):
     """ "dbl" in the legend beside chips saying "dob": the legend takes the chip's own word."""

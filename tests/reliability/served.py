@@ -98,17 +98,21 @@ WEB_LINE = next(
 class Server:
     """The Procfile's web line, as a deploy runs it (on a free port, `workers` processes)."""
 
-    def __init__(self, env: dict, workers: int = 1):
+    def __init__(self, env: dict, workers: int = 1, log: Path | None = None):
+        """`log`: a file for the server's own log (warnings and errors); none kept otherwise."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        output = log.open("wb") if log is not None else subprocess.DEVNULL
         self.process = subprocess.Popen(
             ["bash", "-c", f"exec {WEB_LINE} --log-level warning"],
             cwd=ROOT,
             env={**env, "PORT": str(self.port), "WEB_CONCURRENCY": str(workers),
                  "PATH": f"{GUNICORN.parent}:{env.get('PATH', '')}"},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stdout=output,
+            stderr=output,
         )  # fmt: skip
+        if log is not None:
+            output.close()  # the child holds its own
         try:
             self.wait_until_up()
         except BaseException:

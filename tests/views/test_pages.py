@@ -1,5 +1,6 @@
 """The pages through the client, as their owner (who may see and do what: tests/views/test_page_roles.py)."""
 
+import json
 import re
 
 import pytest
@@ -174,6 +175,15 @@ def test_adding_a_player_inline_with_htmx_returns_a_checked_choice(client, user)
     assert response.status_code == 200
     player = Player.objects.get(name="Eve")
     assert f'value="{player.pk}" data-seat checked' in response.content.decode()
+
+
+def test_adding_an_existing_name_inline_names_that_player_for_the_page_to_tick(client, user):
+    dot = PlayerFactory(owner=user, name="Dot")
+    client.force_login(user)
+    response = client.post(reverse("add_player"), {"player-name": "dot"}, headers={"HX-Request": "true"})
+    assert response.status_code == 200 and Player.objects.count() == 1
+    assert json.loads(response["HX-Trigger"]) == {"tick-player": {"pk": dot.pk}}
+    assert "Dot is already a player here: ticked." in response.content.decode()
 
 
 def test_the_correction_page_keeps_and_shows_the_tiles_a_round_was_recorded_with(client, user):

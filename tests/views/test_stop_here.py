@@ -3,6 +3,7 @@
 import pytest
 from django.urls import reverse
 
+from scorekeeper import services
 from scorekeeper.models import Game
 from tests.factories import make_game
 from tests.views.test_pages import play_round
@@ -36,6 +37,19 @@ def test_stopping_ends_the_game_and_the_sheet_says_it_was_agreed(client, user):
     assert "ended the game after round 1, as agreed" in history
     spanish = client.get(reverse("game", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "Terminó tras la ronda 1: la mesa acordó acabar la partida aquí." in spanish
+
+
+def test_a_finished_game_does_not_offer_to_bring_back_an_undone_round(client, user):
+    game = make_game(owner=user, tile_set=6)
+    play_round(game, 6, (12, 7))
+    play_round(game, 5, (3, 4))
+    services.undo_last_round(game=game)
+    game.refresh_from_db()
+    client.force_login(user)
+    assert 'id="restore"' in client.get(reverse("game", args=[game.pk])).content.decode()
+    page = client.post(reverse("finish_game", args=[game.pk]), {"version": game.version}, follow=True)
+    assert Game.objects.get(pk=game.pk).status == "finished"
+    assert 'id="restore"' not in page.content.decode() and "Bring back round 2" not in page.content.decode()
 
 
 def test_a_stale_page_ends_nothing_and_says_why(client, user):

@@ -21,6 +21,9 @@ function start(root) {
       else if (name === "gone") status.textContent = t("This live link was stopped");
       else status.textContent = t("reconnecting…");
       body.classList.toggle("stale", name === "gone");
+      // A stopped link updates nothing any more, so the promise beside the title goes with it.
+      const updates = document.getElementById("live-updates");
+      if (updates) updates.hidden = name === "gone";
     },
   });
 

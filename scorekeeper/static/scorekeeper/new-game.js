@@ -79,4 +79,13 @@ document.addEventListener("htmx:afterSwap", (event) => {
   }
 });
 
+// A name added that the scorebook already has is that player (the server says which): tick them,
+// seated next, as a tap would; one ticked already keeps their seat.
+document.addEventListener("tick-player", (event) => {
+  const box = document.querySelector(`#new-game input[data-seat][value="${CSS.escape(String(event.detail.pk))}"]`);
+  if (!box || box.checked) return;
+  box.checked = true;
+  box.dispatchEvent(new Event("change", { bubbles: true }));
+});
+
 document.addEventListener("DOMContentLoaded", () => seatForms().forEach(seatInOrder));

@@ -30,6 +30,15 @@ document.addEventListener("keydown", (event) => {
   if (next instanceof HTMLInputElement) next.select();
 });
 
+// A cell is as wide as what was typed in it ("8*6,3*2" whole, never "8*6,3*"): its column grows,
+// and the grid scrolls sideways in its box as it does for many players (site.css reads --typed).
+function fit(cell) { cell.style.setProperty("--typed", String(cell.value.length)); }
+function fitAll() { document.querySelectorAll("#paper-grid input.cell").forEach(fit); }
+
+document.addEventListener("input", (event) => {
+  if (event.target instanceof HTMLInputElement && event.target.matches("#paper-grid input.cell")) fit(event.target);
+});
+
 document.addEventListener("focusin", (event) => {
   const row = event.target instanceof HTMLElement && event.target.closest("#paper-grid tbody tr");
   if (row) row.classList.add("opened");
@@ -49,7 +58,8 @@ function focusFirstProblem() {
     wrong.scrollIntoView({ block: "center" });
   }, 0);
 }
-document.addEventListener("htmx:afterSettle", () => { fold(); focusFirstProblem(); });
+document.addEventListener("htmx:afterSettle", () => { fold(); fitAll(); focusFirstProblem(); });
 window.addEventListener("load", focusFirstProblem);
 fold();
-document.addEventListener("DOMContentLoaded", fold);
+fitAll();
+document.addEventListener("DOMContentLoaded", () => { fold(); fitAll(); });
