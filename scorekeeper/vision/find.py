@@ -24,6 +24,10 @@ FACE_TOLERANCE = 22.0
 EDGE_MIN = 14.0
 # How much of its tile's width a dividing line spans, when the tile's sides cannot be seen.
 TYPICAL_SPAN = 0.8
+# Two candidates are of one place when either's centre lies within the other's face enlarged this
+# much (1.1: a face read from a seam between two touching tiles has its centre on their edge; a
+# touching neighbour's centre is a whole width away, its face's half-width past that edge).
+SAME_PLACE = 1.1
 # A dividing line is at least this much darker than its face (Lab lightness, 0-255 scale).
 BAR_CONTRAST = 60.0
 # Strokes are looked for where the image is this much darker than its surroundings (0-255).
@@ -271,12 +275,12 @@ def _refine(profile: np.ndarray, position: int, slack: int) -> int:
 
 def suppress(candidates: list[Found], scores: list[float]) -> list[int]:
     """The best candidate of each place, by `scores`, as indices: one whose centre lies inside a
-    kept tile (or that holds a kept one's centre) is dropped."""
+    kept tile, enlarged by SAME_PLACE (or that holds a kept one's centre), is dropped."""
     kept: list[int] = []
     for index in sorted(range(len(candidates)), key=lambda i: -scores[i]):
         found = candidates[index]
         if any(
-            _inside(found.centre, candidates[other], 0.8) or _inside(candidates[other].centre, found, 0.8)
+            _inside(found.centre, candidates[other], SAME_PLACE) or _inside(candidates[other].centre, found, SAME_PLACE)
             for other in kept
         ):
             continue
