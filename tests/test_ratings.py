@@ -29,6 +29,22 @@ def test_players_who_tie_are_rated_alike():
     assert after[1] == after[2] and after[1].mu > after[3].mu
 
 
+def test_two_tied_for_second_of_five_gain_more_than_the_fourth_and_alike():
+    """OpenSkill alone rated these two below the fourth (its tie handling: openskill.py issue 155)."""
+    after = rate_game({}, {1: 1, 2: 2, 3: 2, 4: 4, 5: 5})
+    assert after[2] == after[3]
+    assert after[1].ordinal > after[2].ordinal > after[4].ordinal > after[5].ordinal
+    alone = rate_game({}, {1: 1, 2: 2, 3: 3, 4: 4, 5: 5})
+    assert alone[3].mu < after[2].mu < alone[2].mu  # between the two places they shared
+
+
+def test_a_tie_is_rated_the_same_whatever_order_the_players_are_listed_in():
+    ranks = {1: 2, 2: 1, 3: 2, 4: 3, 5: 3, 6: 3}
+    before = dict.fromkeys(ranks, START)
+    listed, reversed_ = rate_game(before, ranks), rate_game(before, dict(reversed(ranks.items())))
+    assert all(abs(listed[p].mu - reversed_[p].mu) < 1e-9 for p in ranks)
+
+
 def test_beating_a_strong_table_is_worth_more_than_beating_a_weak_one():
     strong, weak = replay([{2: 1, 3: 2}] * 5)[-1][2], replay([{2: 2, 3: 1}] * 5)[-1][2]
     over_strong = rate_game({2: strong, 3: strong}, {1: 1, 2: 2, 3: 3})[1]

@@ -11,7 +11,7 @@ import functools
 import re
 
 import pygal
-from django.utils.formats import date_format
+from django.utils.formats import date_format, number_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -173,7 +173,17 @@ def _day(when) -> str:
     return date_format(when, pgettext("day under a chart", "j M y"))
 
 
-DATED = (("show_legend", False), ("x_label_rotation", 30), ("show_minor_x_labels", False))
+# A few round figures up the side, never a tick every 0.2; written as the language writes numbers
+# ("2,8" in Spanish, as the page around the chart).
+DATED = (
+    ("show_legend", False),
+    ("x_label_rotation", 30),
+    ("show_minor_x_labels", False),
+    ("show_minor_y_labels", False),
+    ("y_labels_major_count", 5),
+)
+WHOLE = functools.partial(number_format, decimal_pos=0)
+ONE_DECIMAL = functools.partial(number_format, decimal_pos=1)
 
 
 def _dated(days: list[str]) -> tuple:
@@ -189,7 +199,11 @@ def game_totals(name: str, totals, tile_set: int) -> SafeString | None:
     days = [_day(when) for when, _total, _won in totals]
     return _line(
         _("{name}'s total in each recent game of the double-{set} set").format(name=name, set=tile_set),
-        (("title", _("{name}: game totals, double-{set}").format(name=name, set=tile_set)), *_dated(days)),
+        (
+            ("title", _("{name}: game totals, double-{set}").format(name=name, set=tile_set)),
+            ("value_formatter", WHOLE),
+            *_dated(days),
+        ),
         tuple(days),
         ((name, tuple((total, _("won") if won else "") for _when, total, won in totals)),),
     )
@@ -202,7 +216,7 @@ def ratings(name: str, steps) -> SafeString | None:
     days = [_day(when) for when, _ordinal in steps]
     return _line(
         _("{name}'s rating after each recent game").format(name=name),
-        (("title", _("{name}: rating over time").format(name=name)), *_dated(days)),
+        (("title", _("{name}: rating over time").format(name=name)), ("value_formatter", ONE_DECIMAL), *_dated(days)),
         tuple(days),
         ((name, tuple(round(ordinal, 1) for _when, ordinal in steps)),),
     )

@@ -7,6 +7,7 @@ Only the finishing order counts (the lower total ranks better; equal totals are 
 over a strong table is worth more than one over a weak table, whatever the margin.
 """
 
+import itertools
 import math
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
@@ -54,18 +55,41 @@ def rate_game(
     if len(players) < 2:  # nobody to be measured against
         return {}
     teams = [[MODEL.rating(mu=before.get(p, START).mu, sigma=before.get(p, START).sigma)] for p in players]
-    rated = MODEL.rate(teams, ranks=[ranks[p] for p in players])
+    runs = [MODEL.rate(teams, ranks=order) for order in untied(players, ranks)]
     after = {}
-    for player, team in zip(players, rated, strict=True):
+    for index, player in enumerate(players):
+        if len(runs) == 1:  # no tie: OpenSkill's rating as it is (no arithmetic to round it)
+            whole = Rating(runs[0][index][0].mu, runs[0][index][0].sigma)
+        else:
+            whole = Rating(*(sum(getattr(run[index][0], part) for run in runs) / len(runs) for part in ("mu", "sigma")))
         share = 1.0 if shares is None else shares.get(player, 1.0)
-        if share >= 1:  # the whole game: OpenSkill's rating as it is (no arithmetic to round it)
-            after[player] = Rating(team[0].mu, team[0].sigma)
+        if share >= 1:
+            after[player] = whole
         else:
             was = before.get(player, START)
-            after[player] = Rating(
-                was.mu + share * (team[0].mu - was.mu), was.sigma + share * (team[0].sigma - was.sigma)
-            )
+            after[player] = Rating(was.mu + share * (whole.mu - was.mu), was.sigma + share * (whole.sigma - was.sigma))
     return after
+
+
+def untied(players: list, ranks: Mapping) -> list[list[int]]:
+    """The finishing orders a game with ties is rated as, each without a tie (ranks in `players`'
+    order), their ratings then averaged: every tied group in each of its rotations, with every other
+    group's (at most 36 orders: ten players in groups of 3, 3 and 4). OpenSkill's Plackett-Luce
+    model mishandles tied ranks (openskill.py issues 155 and 173: two players tied for 2nd of five
+    came out below the 4th); so tied players of equal ratings move alike, each as if they had
+    finished in each of their places in turn, and whoever finished below them below all of them."""
+    groups: dict[int, list] = {}
+    for player in players:
+        groups.setdefault(ranks[player], []).append(player)
+    ordered = [groups[rank] for rank in sorted(groups)]
+    orders = []
+    for turns in itertools.product(*(range(len(group)) for group in ordered)):
+        place, strict = 1, {}
+        for group, turn in zip(ordered, turns, strict=True):
+            for player in group[turn:] + group[:turn]:
+                strict[player], place = place, place + 1
+        orders.append([strict[player] for player in players])
+    return orders
 
 
 def replay(

@@ -24,6 +24,10 @@ FACE_TOLERANCE = 22.0
 EDGE_MIN = 14.0
 # How much of its tile's width a dividing line spans, when the tile's sides cannot be seen.
 TYPICAL_SPAN = 0.8
+# Two candidates are of one place when either's centre lies within the other's face enlarged this
+# much (1.1: a face read from a seam between two touching tiles has its centre on their edge; a
+# touching neighbour's centre is a whole width away, its face's half-width past that edge).
+SAME_PLACE = 1.1
 # A dividing line is at least this much darker than its face (Lab lightness, 0-255 scale).
 BAR_CONTRAST = 60.0
 # Strokes are looked for where the image is this much darker than its surroundings (0-255).
@@ -204,8 +208,9 @@ def _sides(profile: np.ndarray, middle: int, nearest: int, farthest: int):
     """The face's two edges either side of `middle`: the first place going outward, between
     `nearest` and `farthest`, where the profile rises past EDGE_MIN, then its highest point close
     by. The bar sits in the middle of its tile, so edges found far from symmetric are mirrored from
-    the nearer one (a faint seam on one side, a clear one on the other). Answers both edges and the
-    weaker rise of those found (not mirrored); (None, None, 0) when neither side rises."""
+    the nearer one (a faint seam on one side, a clear one on the other), and an edge not found at
+    all from the one that is. Answers both edges and the weaker rise of those found (not
+    mirrored); (None, None, 0) when neither side rises."""
     farthest = min(farthest, middle - 1, len(profile) - middle - 1)
     if farthest <= nearest:
         return None, None, 0.0
@@ -217,8 +222,8 @@ def _sides(profile: np.ndarray, middle: int, nearest: int, farthest: int):
     low = reaches[before[0]] if len(before) else farthest + 1
     high = reaches[after[0]] if len(after) else farthest + 1
     first, second = _refine(profile, middle - low, 2), _refine(profile, middle + high, 2)
-    if abs(low - high) > 0.12 * (low + high):
-        if low < high:
+    if not len(before) or not len(after) or abs(low - high) > 0.12 * (low + high):
+        if len(before) and (low < high or not len(after)):
             return first, middle + (middle - first), float(profile[first])
         return middle - (second - middle), second, float(profile[second])
     return first, second, float(min(profile[first], profile[second]))
@@ -270,12 +275,12 @@ def _refine(profile: np.ndarray, position: int, slack: int) -> int:
 
 def suppress(candidates: list[Found], scores: list[float]) -> list[int]:
     """The best candidate of each place, by `scores`, as indices: one whose centre lies inside a
-    kept tile (or that holds a kept one's centre) is dropped."""
+    kept tile, enlarged by SAME_PLACE (or that holds a kept one's centre), is dropped."""
     kept: list[int] = []
     for index in sorted(range(len(candidates)), key=lambda i: -scores[i]):
         found = candidates[index]
         if any(
-            _inside(found.centre, candidates[other], 0.8) or _inside(candidates[other].centre, found, 0.8)
+            _inside(found.centre, candidates[other], SAME_PLACE) or _inside(candidates[other].centre, found, SAME_PLACE)
             for other in kept
         ):
             continue

@@ -160,18 +160,24 @@ def test_a_sign_out_ends_the_members_stream(server):
     assert stream(server, f"/api/v1/games/{game['id']}/events/", member.auth).status == 401
 
 
-def test_a_member_removed_from_the_scorebook_loses_its_stream(server, member):
-    other = Member(server)
-    book = member.call("POST", "/api/v1/scorebooks/", {"name": "Club"})[2]
-    code = member.call("POST", f"/api/v1/scorebooks/{book['id']}/invites/", {"role": "viewer"})[2]["code"]
+def shared_game(member, other, role: str, name: str) -> tuple[dict, int, dict]:
+    """A scorebook of `member`'s that `other` joined with `role`, and a game in it: (the scorebook,
+    `other`'s user id, the game)."""
+    book = member.call("POST", "/api/v1/scorebooks/", {"name": name})[2]
+    code = member.call("POST", f"/api/v1/scorebooks/{book['id']}/invites/", {"role": role})[2]["code"]
     joined = other.call("POST", f"/api/v1/invites/{code}/accept/")[2]
     players = [member.call("POST", "/api/v1/players/", {"name": n, "scorebook": book["id"]})[2]["id"] for n in "AB"]
     assert len(players) == 2
     game = member.call("POST", "/api/v1/games/", {"players": players, "scorebook": book["id"]})[2]
+    return book, next(m["user"] for m in joined["members"] if m["email"] == other.email), game
+
+
+def test_a_member_removed_from_the_scorebook_loses_its_stream(server, member):
+    other = Member(server)
+    book, them, game = shared_game(member, other, "viewer", "Club")
     events = stream(server, f"/api/v1/games/{game['id']}/events/", other.auth)
     try:
         assert events.next_event().event == "state"
-        them = next(m["user"] for m in joined["members"] if m["email"] == other.email)
         assert member.call("DELETE", f"/api/v1/scorebooks/{book['id']}/members/{them}/")[0] == 204
         assert events.next_event().event == "gone"
     finally:
@@ -182,12 +188,7 @@ def test_a_member_removed_from_the_scorebook_loses_its_stream(server, member):
 def test_a_scorer_made_a_viewer_is_sent_the_state_again_with_the_same_etag(server, member):
     """The game did not change, what its reader may do did: a page drawn for a scorer asks again."""
     other = Member(server)
-    book = member.call("POST", "/api/v1/scorebooks/", {"name": "Roles"})[2]
-    code = member.call("POST", f"/api/v1/scorebooks/{book['id']}/invites/", {"role": "scorer"})[2]["code"]
-    joined = other.call("POST", f"/api/v1/invites/{code}/accept/")[2]
-    players = [member.call("POST", "/api/v1/players/", {"name": n, "scorebook": book["id"]})[2]["id"] for n in "AB"]
-    game = member.call("POST", "/api/v1/games/", {"players": players, "scorebook": book["id"]})[2]
-    them = next(m["user"] for m in joined["members"] if m["email"] == other.email)
+    book, them, game = shared_game(member, other, "scorer", "Roles")
     events = stream(server, f"/api/v1/games/{game['id']}/events/", other.auth)
     try:
         first = events.next_event()

@@ -75,7 +75,10 @@ def test_a_phone_signs_up_and_logs_in_on_one_node_and_plays_on_the_other_then_of
     page.locator("#id_password2").fill(PASSWORD)
     page.get_by_role("button", name=re.compile("sign up", re.I)).click()
     expect(page.get_by_role("link", name="+ New game")).to_be_visible()
-    page.context.clear_cookies()
+    # Logged out as a person does (not by clearing cookies: the service worker may still be keeping
+    # the home page, and a request of it without cookies sets a new CSRF cookie under the login form).
+    page.get_by_role("button", name="Log out").click()
+    expect(page.get_by_role("link", name="+ New game")).to_have_count(0)
     page.goto(f"{first}/accounts/login/")
     page.locator("#id_login").fill(email)
     page.locator("#id_password").fill(PASSWORD)
@@ -174,3 +177,41 @@ def test_a_round_saved_on_one_node_reaches_a_stream_held_by_the_other(nodes):
         assert state.event == "state" and len(state.json()["rounds"]) == 1
     finally:
         events.close()
+
+
+def test_a_round_saved_by_a_phone_on_one_node_shows_on_a_tv_held_by_the_other(chromium, nodes):
+    """A real browser on each node: the table's phone on the first, the TV (the live link in TV
+    mode, 1280x720) on the second; the round reaches the TV through Redis, pushed, not polled."""
+    first, second = nodes
+    email = unique_email("tv")
+    app_sign_up(first, email)
+    page = phone(chromium)
+    page.goto(f"{first}/accounts/login/")
+    page.locator("#id_login").fill(email)
+    page.locator("#id_password").fill(PASSWORD)
+    page.get_by_role("button", name=re.compile("sign in|log in", re.I)).click()
+    expect(page.get_by_role("link", name="+ New game")).to_be_visible()
+    start_double_6_game(page)
+    game_path = urlparse(page.url).path
+    game_id = int(re.fullmatch(r"/games/(\d+)/", game_path)[1])
+    session = {"Cookie": "; ".join(f"{c['name']}={c['value']}" for c in page.context.cookies())}
+    csrf = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+    status, _, link = call(first, "POST", f"/api/v1/games/{game_id}/share/", {}, {**session, "X-CSRFToken": csrf})
+    assert status == 201, link
+    tv = chromium.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    tv.set_default_timeout(TIMEOUT)
+    streams = []
+    tv.on("request", lambda request: streams.append(request.url) if "/events/" in request.url else None)
+    try:
+        tv.goto(f"{second}/live/{link['token']}/?tv=1")
+        expect(tv.locator("body.tv")).to_have_count(1)
+        tv.wait_for_function("() => document.documentElement.dataset.js === 'ready'")
+        expect(tv.locator("#sheet tbody tr.played")).to_have_count(0)
+        enter_round(page, {"Ann": {"pips": 0, "went_out": True}, "Ben": {"pips": 12}, "Cy": {"pips": 9}})
+        expect(page.locator("#sheet tfoot")).to_contain_text("12")
+        expect(tv.locator("#sheet tbody tr.played")).to_have_count(1)
+        screenshot(tv, "deploy-04-tv-other-node")
+        assert streams and all(url.startswith(f"{second}/api/v1/live/{link['token']}/events/") for url in streams)
+    finally:
+        tv.context.close()
+        page.context.close()

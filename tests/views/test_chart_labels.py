@@ -1,8 +1,12 @@
 """Charts a person reads at a glance: labels evenly spaced under the points, and a colour per player
 that no other player's colour can be taken for, each standing out on the white plot."""
 
+import datetime
 import itertools
 import math
+import re
+
+from django.utils import translation
 
 from scorekeeper.reads import charts
 
@@ -87,3 +91,21 @@ def test_every_two_players_colours_are_told_apart_at_a_glance_and_each_stands_ou
     assert ciede2000(*closest) >= 20, closest  # the old red and pink (#b91c1c, #be185d) were 18.6 apart
     assert ciede2000("#b91c1c", "#be185d") < 20  # ... which this bar refuses
     assert [colour for colour in colours if contrast_on_white(colour) < 3] == []
+
+
+def _y_labels(svg: str) -> list[str]:
+    axis = re.search(r'class="axis y[^"]*">(.*?)</g></g>', svg, re.S)[1]
+    return re.findall(r"<text[^>]*>([^<]*)</text>", axis)
+
+
+def test_a_rating_chart_has_a_few_figures_up_its_side_written_as_the_language_writes_numbers():
+    steps = [
+        (datetime.date(2026, 11, day), value)
+        for day, value in zip(range(1, 9), (0.2, 0.9, 1.4, 1.7, 2.1, 2.5, 2.6, 2.8), strict=True)
+    ]
+    with translation.override("es"):
+        labels = _y_labels(charts.ratings("Ana", steps))
+    assert 2 <= len(labels) <= 6, labels  # was 13 ticks 0.2 apart
+    assert all("," in label and "." not in label for label in labels), labels
+    with translation.override("en"):
+        assert all("." in label for label in _y_labels(charts.ratings("Ann", steps)))
