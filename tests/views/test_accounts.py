@@ -63,3 +63,22 @@ def test_users_are_created_without_a_username():
     user = User.objects.create_user("Bo@Example.com", "pw-123456789")
     assert user.email == "Bo@example.com"
     assert user.username is None  # the field is removed from the model
+
+
+@pytest.mark.parametrize(
+    ("language", "words"), [("en", "This page was out of date"), ("es", "Esta página estaba desactualizada")]
+)
+def test_a_form_sent_with_an_out_of_date_csrf_token_says_nothing_was_saved_and_what_to_do(user, language, words):
+    """A sign-in form opened before the phone's cookies changed: not Django's page for developers."""
+    from django.test import Client
+
+    phone = Client(enforce_csrf_checks=True, headers={"Accept-Language": language})
+    phone.get(reverse("account_login"))  # the cookie the form's token was made for
+    phone.cookies["csrftoken"] = "x" * 32  # then another cookie, as a second tab or a cleared store leaves
+    response = phone.post(
+        reverse("account_login"), {"login": user.email, "password": "table-talk-42", "csrfmiddlewaretoken": "y" * 32}
+    )
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert words in page and "DEBUG" not in page and f'lang="{language}"' in page
+    assert "_auth_user_id" not in phone.session  # nothing done
