@@ -84,3 +84,20 @@ def test_an_announced_write_is_published_only_once_its_transaction_commits(djang
         push.hub.leave(listener)
         pool.submit(loop.close).result()
         pool.shutdown()
+
+
+def test_every_forked_worker_has_an_origin_of_its_own():
+    """gunicorn's master imports this module (http.worker) before it forks the workers: workers that
+    shared the master's origin would skip each other's news as their own."""
+    import os
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: its origin, and out
+        os.write(write, push.ORIGIN.encode())
+        os._exit(0)
+    os.close(write)
+    child = os.read(read, 64).decode()
+    os.close(read)
+    os.waitpid(pid, 0)
+    assert child and child != push.ORIGIN

@@ -19,6 +19,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import os
 import random
 import threading
 import uuid
@@ -30,7 +31,18 @@ from django.conf import settings
 logger = logging.getLogger(__name__)
 
 CHANNEL = "scorekeeper:changes"
-ORIGIN = uuid.uuid4().hex  # this process: its own messages come back through Redis and are skipped
+# This process: its own messages come back through Redis and are skipped. Made again in every child
+# a fork makes: gunicorn's master may import this module (http.worker does) before it forks the
+# workers, and workers sharing one origin would each skip the others' news.
+ORIGIN = uuid.uuid4().hex
+
+
+def _new_origin() -> None:
+    global ORIGIN
+    ORIGIN = uuid.uuid4().hex
+
+
+os.register_at_fork(after_in_child=_new_origin)
 # The subscriber's reconnecting: the first wait, the longest, and the health check of a quiet link
 # (a frozen Redis sends no error; a PING unanswered within SOCKET_TIMEOUT ends the link).
 FIRST_BACKOFF, LONGEST_BACKOFF = 0.25, 4.0
@@ -88,11 +100,16 @@ class Hub:
         self.subscriber: asyncio.Task | None = None
         self.reconnects = 0
         self.closing = False  # the process is shutting down: every stream ends (close)
+        # Whether this is the site's only process (runserver, one worker): without Redis, only then
+        # does every write reach its streams here. http.worker says so for gunicorn's workers.
+        self.alone = True
 
     @property
     def live(self) -> bool:
-        """Whether every change reaches this process's streams now (in-process only: always)."""
-        return self.redis_live or not settings.REDIS_URL
+        """Whether every change reaches this process's streams now: through Redis, or, without it,
+        when this process is the only one (else its streams also check every 2 s by themselves: a
+        write answered by another worker wakes nobody here)."""
+        return self.redis_live if settings.REDIS_URL else self.alone
 
     def listen(self, topics: Iterable[str]) -> Listener:
         """A new listener (from the event loop the streams run in)."""

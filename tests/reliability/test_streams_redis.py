@@ -8,7 +8,7 @@ import time
 import pytest
 
 from tests.api.stream_client import Stream
-from tests.api.test_streams import Member
+from tests.api.test_streams import SSE, Member
 from tests.reliability.served import Server, app_env
 from tests.reliability.test_redis_outage import RedisServer
 
@@ -61,3 +61,27 @@ def test_a_round_on_one_node_reaches_a_stream_on_the_other_before_during_and_aft
         assert state.id == member.call("GET", f"/api/v1/games/{game['id']}/")[1]["ETag"]
     finally:
         events.close()
+
+
+def test_a_round_reaches_the_streams_held_by_every_worker_of_a_node_through_redis(tmp_path, static_root, migrated):
+    """The Procfile's workers share one port: eight streams fall on either of two, the round on one.
+    Each worker has an origin of its own (caches.push.ORIGIN, made again at the fork), so each hears
+    the other's news through Redis rather than skipping it as its own."""
+    redis = RedisServer()
+    env = app_env(migrated.url(tmp_path, "workers_redis"), STATIC_ROOT=str(static_root), REDIS_URL=redis.url)
+    served, opened = None, []
+    try:
+        served = Server(env, workers=2)
+        member = Member(served)
+        game = member.game()
+        opened = [Stream(f"{served.url}/api/v1/games/{game['id']}/events/", {**SSE, **member.auth}) for _ in range(8)]
+        firsts = [events.next_event().id for events in opened]
+        member.round(game, 12, 5, 7)
+        etag = member.call("GET", f"/api/v1/games/{game['id']}/")[1]["ETag"]
+        assert [events.next_event().id for events in opened] == [etag] * 8 != firsts
+    finally:
+        for events in opened:
+            events.close()
+        if served is not None:
+            served.stop()
+        redis.kill()
