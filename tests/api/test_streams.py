@@ -341,21 +341,29 @@ def test_a_restart_ends_every_open_stream_at_once_and_cleanly(tmp_path, migrated
     assert "Traceback" not in logged, logged
 
 
+def assert_a_round_reaches_every_stream_of_the_node(served, count: int = 8) -> None:
+    """`count` streams of one game on `served` (falling on its workers as they happen to), then a
+    round: each has the round's state."""
+    member = Member(served)
+    game = member.game()
+    opened = []
+    try:
+        opened = [stream(served, f"/api/v1/games/{game['id']}/events/", member.auth) for _ in range(count)]
+        firsts = [events.next_event().id for events in opened]
+        member.round(game, 12, 5, 7)
+        etag = member.call("GET", f"/api/v1/games/{game['id']}/")[1]["ETag"]
+        assert [events.next_event().id for events in opened] == [etag] * count != firsts
+    finally:
+        for events in opened:
+            events.close()
+
+
 def test_without_redis_a_round_still_reaches_the_streams_held_by_every_worker_of_a_node(tmp_path, migrated):  # noqa: F811
     """Two worker processes share the node's port: the streams fall on either, the round on one; the
     other worker cannot hear of it without Redis, so its streams check every 2 s by themselves."""
     env = app_env(migrated.url(tmp_path, "workers"), STATIC_ROOT=str(migrated.env["STATIC_ROOT"]))
     served = Server(env, workers=2)
-    opened = []
     try:
-        member = Member(served)
-        game = member.game()
-        opened = [stream(served, f"/api/v1/games/{game['id']}/events/", member.auth) for _ in range(8)]
-        firsts = [events.next_event().id for events in opened]
-        member.round(game, 12, 5, 7)
-        etag = member.call("GET", f"/api/v1/games/{game['id']}/")[1]["ETag"]
-        assert [events.next_event().id for events in opened] == [etag] * 8 != firsts
+        assert_a_round_reaches_every_stream_of_the_node(served)
     finally:
-        for events in opened:
-            events.close()
         served.stop()

@@ -179,7 +179,9 @@ def test_the_round_entry_page_is_light_and_needs_no_other_host(phone, live_serve
     # (5.5 KB), site.css +1.8 KB (the camera, the TV, the rows of a table of ten), follow.js +0.6 KB
     # (the stream), confirm.js and tv.js (0.8 KB each). The lever is the same and larger now: the
     # camera's modules are wanted only once a photo is taken (a dynamic import from the button).
-    assert compressed <= 82 * 1024
+    # 82.7 KB after the third session's tile grammar, table-full note and TV type; then 77.5 KB once
+    # hand-photo.js and its sender came only with a chosen photo (hand-photo-offer.js).
+    assert compressed <= 80 * 1024
 
 
 def test_inputs_are_labelled_thumb_sized_and_pips_bring_up_a_number_pad(phone):

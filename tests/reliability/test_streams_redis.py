@@ -8,7 +8,7 @@ import time
 import pytest
 
 from tests.api.stream_client import Stream
-from tests.api.test_streams import SSE, Member
+from tests.api.test_streams import Member, assert_a_round_reaches_every_stream_of_the_node
 from tests.reliability.served import Server, app_env
 from tests.reliability.test_redis_outage import RedisServer
 
@@ -69,19 +69,11 @@ def test_a_round_reaches_the_streams_held_by_every_worker_of_a_node_through_redi
     the other's news through Redis rather than skipping it as its own."""
     redis = RedisServer()
     env = app_env(migrated.url(tmp_path, "workers_redis"), STATIC_ROOT=str(static_root), REDIS_URL=redis.url)
-    served, opened = None, []
+    served = None
     try:
         served = Server(env, workers=2)
-        member = Member(served)
-        game = member.game()
-        opened = [Stream(f"{served.url}/api/v1/games/{game['id']}/events/", {**SSE, **member.auth}) for _ in range(8)]
-        firsts = [events.next_event().id for events in opened]
-        member.round(game, 12, 5, 7)
-        etag = member.call("GET", f"/api/v1/games/{game['id']}/")[1]["ETag"]
-        assert [events.next_event().id for events in opened] == [etag] * 8 != firsts
+        assert_a_round_reaches_every_stream_of_the_node(served)
     finally:
-        for events in opened:
-            events.close()
         if served is not None:
             served.stop()
         redis.kill()

@@ -9,7 +9,7 @@ import "./odds.js";
 import "./round-entry.js";
 import "./paper-grid.js";
 import "./tile-picker.js";
-import "./hand-photo.js";
+import "./hand-photo-offer.js";  // hand-photo.js itself once a photo is chosen
 import "./wake-lock.js";
 import "./live.js";
 import "./tv.js";  // after live.js: TV mode is set before the sheet is fitted to the screen

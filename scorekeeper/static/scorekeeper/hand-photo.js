@@ -7,7 +7,8 @@
 // set's data), and the round is saved as any other. The photo stays on this phone, in memory only:
 // nothing of it is kept once the panel is closed or the page left. Offline, the camera says it
 // needs a connection. The pips of each tile come from the server's tile-picker block: nothing here
-// counts a pip.
+// counts a pip. Loaded by hand-photo-offer.js once a photo is chosen (it shows the camera), not
+// with every round form.
 import { t, tn } from "./i18n.js";
 import { highFirst, inReadingOrder, prepare, refusal, send } from "./hand-photo-send.js";
 import { pipsOf, tileSet, write } from "./tile-picker.js";
@@ -73,7 +74,7 @@ function panelOf(row) {
 
 function say(row, text) { panelOf(row).querySelector(".hand-photo-status").textContent = text; }
 
-function needsConnection(row) {
+export function needsConnection(row) {
   states.delete(row);
   const panel = panelOf(row);
   panel.hidden = false;
@@ -82,7 +83,7 @@ function needsConnection(row) {
   say(row, t("Counting from a photo needs a connection: type the pips, or try again when you are online."));
 }
 
-async function count(row, file) {
+export async function count(row, file) {
   const panel = panelOf(row);
   panel.hidden = false;
   if (!navigator.onLine) { needsConnection(row); return; }
@@ -243,9 +244,7 @@ function close(row, focus) {
 document.addEventListener("change", (event) => {
   const box = event.target;
   if (!(box instanceof HTMLElement) || !box.form || box.form.id !== "round-form") return;
-  if (box.matches("[data-hand-photo] input") && box.files && box.files[0]) {
-    count(rowOf(box), box.files[0]);
-  } else if (box.matches(".hand-photo-edit select")) {
+  if (box.matches(".hand-photo-edit select")) {
     const row = rowOf(box);
     const state = states.get(row);
     const tile = state.tiles[state.selected];
@@ -256,13 +255,9 @@ document.addEventListener("change", (event) => {
 });
 
 document.addEventListener("click", (event) => {
-  const target = event.target.closest && event.target.closest("button, [data-hand-photo] input");
+  const target = event.target.closest && event.target.closest("button");
   if (!target || !target.form || target.form.id !== "round-form") return;
   const row = rowOf(target);
-  if (target.matches("[data-hand-photo] input")) {
-    if (!navigator.onLine) { event.preventDefault(); needsConnection(row); }  // no camera for nothing
-    return;
-  }
   const state = states.get(row);
   if (target.matches("[data-photo-close]")) {
     close(row, row.querySelector("input.pips"));
@@ -288,10 +283,3 @@ document.addEventListener("click", (event) => {
   }
 });
 
-function offer() {
-  if (!settings() || !window.fetch || !window.FormData) return;
-  document.querySelectorAll("#round-form [data-hand-photo]").forEach((camera) => { camera.hidden = false; });
-}
-document.addEventListener("DOMContentLoaded", offer);
-document.addEventListener("htmx:afterSettle", offer);
-if (document.readyState !== "loading") offer();
