@@ -149,12 +149,13 @@ class NewGameForm(TappedSeatsForm):
     def clean_join_total(self) -> str:
         return self.cleaned_data["join_total"] or JoinTotal.HIGHEST
 
-    def __init__(self, *args, scorebook, **kwargs):
+    def __init__(self, *args, scorebook, night: int | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["players"].queryset = Player.objects.filter(scorebook=scorebook).active()
         from ..services import default_game_name  # the services read the forms' choices
 
-        self.fields["name"].widget.attrs["placeholder"] = default_game_name(scorebook)  # what an empty name becomes
+        # What an empty name becomes (at a night: its next table).
+        self.fields["name"].widget.attrs["placeholder"] = default_game_name(scorebook, night)
 
     def clean(self):
         """The options together, as the rules judge them (a first double beyond the set, a number

@@ -36,6 +36,8 @@ from .games import (
     entry_values,
     new_live_token,
     numbered_title,
+    table_title,
+    title_of,
 )
 from .nights import Night, NightLink, NightQuerySet
 from .players import Player, PlayerQuerySet
@@ -103,4 +105,6 @@ __all__ = [
     "new_live_token",
     "numbered_title",
     "role_of",
+    "table_title",
+    "title_of",
 ]

@@ -94,6 +94,22 @@ def numbered_title(number: int, day) -> str:
     return gettext("Game {number} · {day}").format(number=number, day=clock.day(day))
 
 
+def table_title(table: int) -> str:
+    """What a night's game without a name is called: "Table 4", in the current language."""
+    return gettext("Table {number}").format(number=table)
+
+
+def title_of(*, name: str, table: int | None, number: int | None, day) -> str:
+    """What a game is called, wherever it is shown (Game.title, its history): its name; without one,
+    at a night, its table ("Table 4"); else its number and day ("Game 3 · Mon 23 Nov"); else ""
+    (a game made through the API without a name). `table`: None outside a night."""
+    if name:
+        return name
+    if table is not None:
+        return table_title(table)
+    return "" if number is None else numbered_title(number, day)
+
+
 class Game(ReaderRole, models.Model):
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress", _("In progress")
@@ -114,6 +130,10 @@ class Game(ReaderRole, models.Model):
     night = models.ForeignKey(
         "scorekeeper.Night", null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
     )
+    # Its table at the night: 1, 2, ... in the order the night's games joined it (services.nights
+    # numbers it under the night's lock); empty outside a night. What a night's game without a name is
+    # called on every phone and TV ("Table 4", Game.title). A number is never given twice in a night.
+    table = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
 
     # The rules, fixed when the game is created: one column per GameRules field (RULE_COLUMNS).
     tile_set = models.PositiveSmallIntegerField(choices=TILE_SET_CHOICES, default=DEFAULT_SET)
@@ -188,6 +208,7 @@ class Game(ReaderRole, models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(tile_set__in=SUPPORTED_SETS), name="game_tile_set_supported"),
             models.UniqueConstraint(fields=["scorebook", "uid"], name="game_uid_unique_per_scorebook"),
+            models.UniqueConstraint(fields=["night", "table"], name="game_table_unique_per_night"),
             models.CheckConstraint(
                 condition=Q(target_score__isnull=True) | Q(target_score__gte=1), name="game_target_positive"
             ),
@@ -213,11 +234,14 @@ class Game(ReaderRole, models.Model):
 
     @property
     def title(self) -> str:
-        """The name, or for a game started without one "Game 3 · Mon 23 Nov" (numbered_title); ""
-        for a game without either (made through the API without a name)."""
-        if self.name or self.number is None:
-            return self.name
-        return numbered_title(self.number, self.title_day)
+        """The name; without one, "Table 4" for a night's game, "Game 3 · Mon 23 Nov" for a game
+        started on the pages, "" for one made through the API (title_of)."""
+        return title_of(name=self.name, table=self.table_at_night, number=self.number, day=self.title_day)
+
+    @property
+    def table_at_night(self) -> int | None:
+        """Its table number while it is a night's game (a game whose night went keeps no table)."""
+        return self.table if self.night_id is not None else None
 
     @property
     def title_day(self):

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from django.db.models import Value
 
-from ..models import Game, Round, SeatChange, numbered_title
+from ..models import Game, Round, SeatChange, title_of
 from ..models import HistoryAction as Action
 
 GAME_ACTIONS = (
@@ -62,10 +62,9 @@ def _round(version) -> dict:
 
 
 def _title(version, game: Game) -> str:
-    """What the game was called in this version: its name, or without one its number (Game.title)."""
-    if version.name or version.number is None:
-        return version.name
-    return numbered_title(version.number, game.title_day)
+    """What the game was called in this version, as Game.title calls it (title_of)."""
+    table = version.table if version.night_id is not None else None
+    return title_of(name=version.name, table=table, number=version.number, day=game.title_day)
 
 
 def of_game(game: Game) -> list[Change]:

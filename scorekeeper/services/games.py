@@ -4,12 +4,24 @@ from collections.abc import Sequence
 from datetime import timedelta
 
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..caches.rule import announce
 from ..errors import Conflict, InvalidInput
-from ..models import TRASH_DAYS, Game, HistoryAction, LiveLink, Player, PlayerRecord, Scorebook, Seat, numbered_title
+from ..models import (
+    TRASH_DAYS,
+    Game,
+    HistoryAction,
+    LiveLink,
+    Player,
+    PlayerRecord,
+    Scorebook,
+    Seat,
+    numbered_title,
+    table_title,
+)
 from ..rules import snapshot
 from ..rules.game import GameRules, seating_problems
 from ..rules.scoring import stop_problem
@@ -46,10 +58,12 @@ def create_game(
         raise InvalidInput(errors)
     state = derive_state(rules, [(pk, found[pk].name) for pk in player_ids], [])
     with transaction.atomic():
+        (table,) = nights.joining([chosen.pk if chosen else None])
         game = Game(
             scorebook=scorebook,
             created_by=by,
             night=chosen,
+            table=table,
             name=name.strip(),
             number=None if name.strip() else number,
             next_double=state.next_double,
@@ -67,7 +81,6 @@ def create_game(
         PlayerRecord.objects.bulk_create(
             [PlayerRecord(player_id=pk, tile_set=rules.tile_set) for pk in player_ids], ignore_conflicts=True
         )
-        nights.joined(game)
         announce("game created", games=[game.pk], nights=[game.night_id] if game.night_id else [])
     return game
 
@@ -78,8 +91,12 @@ def next_game_number(scorebook: Scorebook) -> int:
     return Game.objects.filter(scorebook=scorebook).count() + 1
 
 
-def default_game_name(scorebook: Scorebook) -> str:
-    """What a new game of the scorebook started today without a name will be called."""
+def default_game_name(scorebook: Scorebook, night: int | None = None) -> str:
+    """What a new game of the scorebook started today without a name will be called: at the night
+    `night`, its next table ("Table 4", unless another phone takes that one first)."""
+    if night is not None:
+        taken = Game.objects.filter(night_id=night).aggregate(top=Max("table"))["top"] or 0
+        return table_title(taken + 1)
     return numbered_title(next_game_number(scorebook), timezone.localdate())
 
 

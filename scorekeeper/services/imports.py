@@ -233,8 +233,9 @@ def save_imports(*, by, scorebook: Scorebook, games: Sequence[CheckedGame]) -> l
             {"players": [_("No player of this scorebook has id {ids}.").format(ids=", ".join(map(str, missing)))]}
         )
     now, zone = timezone.now(), scorebook.zone
+    tables = nights.joining([game.night for game in games])  # a paper game put in a night: its table
     made = [
-        Game(scorebook=scorebook, created_by=by, name=game.name.strip(), night_id=game.night,
+        Game(scorebook=scorebook, created_by=by, name=game.name.strip(), night_id=game.night, table=table,
              number=None if game.name.strip() else game.number, entered_afterwards=game.entered_afterwards,
              **({"uid": game.uid} if game.uid is not None else {}), **Game.columns_of(game.rules),
              status=Game.Status.FINISHED if game.state.finished else Game.Status.IN_PROGRESS,
@@ -244,7 +245,7 @@ def save_imports(*, by, scorebook: Scorebook, games: Sequence[CheckedGame]) -> l
              stopped_after=game.stopped_after, casual=game.casual,
              version=2,  # created, then its rounds recorded
              created_at=game.played_at or now, updated_at=now)
-        for game in games
+        for game, table in zip(games, tables, strict=True)
     ]  # fmt: skip
     for row, game in zip(made, games, strict=True):
         row.played_on = game.played_on or (paper.played_on(row.finished_at, zone) if row.finished_at else None)
@@ -252,7 +253,7 @@ def save_imports(*, by, scorebook: Scorebook, games: Sequence[CheckedGame]) -> l
     # Inserted as they are (_insert): bulk_create would stamp created_at with the time of the insert.
     columns = ("scorebook", "created_by", "name", "uid", *RULE_COLUMNS.values(), "status", "finished_at", "ended_because",
                "next_double", "state", "stopped_after", "casual", "version", "created_at", "updated_at", "night",
-               "number", "played_on", "entered_afterwards")  # fmt: skip
+               "table", "number", "played_on", "entered_afterwards")  # fmt: skip
     attributes = [Game._meta.get_field(name).attname for name in columns]
     ids = _insert(Game, columns, [tuple(getattr(row, name) for name in attributes) for row in made], returning=True)
     for row, pk in zip(made, ids, strict=True):
@@ -301,9 +302,6 @@ def save_imports(*, by, scorebook: Scorebook, games: Sequence[CheckedGame]) -> l
     for row, game in zip(made, games, strict=True):
         if game.state.finished and not game.casual:
             ratings.changed(scorebook.pk, ratings.Point(row.finished_at, row.pk), [pk for pk, _name in game.seats])
-    for row in made:
-        if row.night_id is not None:
-            nights.joined(row)  # a paper game put in a night: the night's version moves on
     announce("games imported", games=[game.pk for game in made],
              nights=sorted({row.night_id for row in made if row.night_id is not None}))  # fmt: skip
     return made

@@ -1,12 +1,14 @@
 """Club nights of a scorebook: create, change, delete (scorers), a game put in a night or taken out
 of it. Every write moves the night's `version` on where what it shows changes, and announces the
-night (caches.rule: its kept polls go). A night's live link is the live wing's (services.live:
+night (caches.rule: its kept polls go). A game joining a night gets the night's next table number
+(Game.table, what it is called without a name) under the night's row, held by that version's move. A night's live link is the live wing's (services.live:
 `share(night=...)`, `revoke(night=...)`)."""
 
+from collections.abc import Sequence
 from datetime import date
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -47,11 +49,40 @@ def night_of(scorebook_id: int, pk: int | None) -> Night | None:
 
 
 def _moved(*nights: int | None) -> list[int]:
-    """The nights (ids, None left out) whose games changed: their versions moved on."""
+    """The nights (ids, None left out) whose games changed: their versions moved on (which holds
+    their rows until the transaction ends)."""
     pks = sorted({pk for pk in nights if pk is not None})
     if pks:
         Night.objects.filter(pk__in=pks).update(version=F("version") + 1)
     return pks
+
+
+def _next_tables(nights: Sequence[int | None]) -> list[int | None]:
+    """The table numbers of games joining `nights` (a night's id, or None, per game, in order): each
+    night's next numbers after the highest it gave (its trashed games' too: a game brought back
+    keeps its own). The nights' rows must be held already (_moved): a second game joining meanwhile
+    waits for this transaction and then finds this one's number taken."""
+    chosen = {pk for pk in nights if pk is not None}
+    if not chosen:
+        return [None for _pk in nights]
+    highest = dict(
+        Game.objects.filter(night_id__in=chosen).order_by().values("night_id").annotate(top=Max("table"))
+        .values_list("night_id", "top")
+    )  # fmt: skip
+    numbers = []
+    for pk in nights:
+        if pk is not None:
+            highest[pk] = (highest.get(pk) or 0) + 1
+        numbers.append(None if pk is None else highest[pk])
+    return numbers
+
+
+def joining(nights: Sequence[int | None]) -> list[int | None]:
+    """New games made in `nights` (services.games.create_game, save_imports: a night's id, or None,
+    per game, under their transaction): the nights' versions move on and each game gets its table
+    number (the games' announcement names the nights)."""
+    _moved(*nights)
+    return _next_tables(nights)
 
 
 @transaction.atomic
@@ -92,7 +123,7 @@ def delete_night(*, night: Night, role: str | None) -> None:
     """The night goes; its games stay, in no night (each game's answer says so: its version moves on)."""
     require_scorer(role)
     games = list(Game.objects.select_for_update().filter(night=night).values_list("pk", flat=True))
-    Game.objects.filter(pk__in=games).update(night=None, version=F("version") + 1)
+    Game.objects.filter(pk__in=games).update(night=None, table=None, version=F("version") + 1)
     night.delete()
     announce("night deleted", games=games, nights=[night.pk])
 
@@ -105,13 +136,11 @@ def set_night(*, game: Game, night: int | None, expected_version: int | None = N
     if game.night_id == (chosen.pk if chosen else None):
         return game
     before, game.night = game.night_id, chosen
+    moved = _moved(before, game.night_id)
+    (game.table,) = _next_tables([game.night_id])  # its table at the new night (none outside one)
     game.version += 1
-    Game.objects.filter(pk=game.pk).update(night=chosen, version=game.version, updated_at=timezone.now())
-    announce("game moved to a night", games=[game.pk], nights=_moved(before, game.night_id))
+    Game.objects.filter(pk=game.pk).update(
+        night=chosen, table=game.table, version=game.version, updated_at=timezone.now()
+    )
+    announce("game moved to a night", games=[game.pk], nights=moved)
     return game
-
-
-def joined(game: Game) -> None:
-    """A new game made in a night (services.games.create_game, under its transaction): the night's
-    version moves on; the game's announcement names the night."""
-    _moved(game.night_id)

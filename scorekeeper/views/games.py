@@ -73,7 +73,7 @@ def new_game(request):
             "players": [str(seat.player_id) for seat in seats],
             "seat_order": ",".join(str(seat.player_id) for seat in seats),
         }
-    form = NewGameForm(request.POST or None, scorebook=book, initial=initial)
+    form = NewGameForm(request.POST or None, scorebook=book, night=night.pk if night else None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             game = services.create_game(

@@ -259,8 +259,9 @@ class GameListSerializer(serializers.ModelSerializer):
 
     name = serializers.CharField(
         source="title",
-        help_text='A game started on the pages without a name is called "Game 3 · Mon 23 Nov", in the '
-        'language asked for (Accept-Language); one made here without a name has "".',
+        help_text='A game without a name is called by its table at its night ("Table 4"); outside a night, '
+        'one started on the pages is called "Game 3 · Mon 23 Nov", in the language asked for (Accept-Language), '
+        'and one made here without a name has "".',
     )
     rules = serializers.SerializerMethodField()
     players = serializers.SerializerMethodField()
