@@ -107,10 +107,29 @@ def test_a_hand_counted_from_a_photo_corrected_with_a_tap_is_saved_with_the_roun
     phone.mouse.move(box["x"] + 0.20 * box["width"], box["y"] + 0.95 * box["height"], steps=5)
     phone.mouse.up()
     expect(edit).to_be_visible()
-    expect(ann.locator("[data-photo-use]")).to_be_disabled()  # a tile whose halves nobody said yet
-    edit.locator("select[data-half='0']").select_option("1")
-    edit.locator("[data-photo-done]").click()
+    # A new tile has no halves until someone picks both: never a 0-0 by accident.
+    done = edit.locator("[data-photo-done]")
     use = ann.locator("[data-photo-use]")
+    assert [edit.locator(f"select[data-half='{half}']").input_value() for half in (0, 1)] == ["", ""]
+    expect(done).to_be_disabled()
+    expect(edit.locator(".hand-photo-edit-note")).to_be_visible()
+    expect(use).to_be_disabled()
+    expect(use).to_have_text("Check the 1 marked tile first")
+    assert use.evaluate("b => getComputedStyle(b).backgroundColor") != "rgb(20, 83, 45)"  # not the brand's green
+    new = ann.locator(".hand-photo-tile").nth(3)
+    expect(new.locator("strong")).to_have_text("?-?")
+    expect(new).to_have_text("?-? check: new: pick its halves")
+    name, note = new.locator("strong").bounding_box(), new.locator(".hand-photo-doubt").bounding_box()
+    assert name["height"] < 1.6 * new.locator("strong").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    assert name["x"] + name["width"] < note["x"]  # the name on one line, its note beside it
+    assert axe(phone) == []
+    screenshot(phone, "41-hand-photo-new-tile")
+    edit.locator("select[data-half='0']").select_option("1")
+    expect(done).to_be_disabled()  # one half is not a tile
+    expect(use).to_be_disabled()
+    edit.locator("select[data-half='1']").select_option("0")
+    expect(edit.locator(".hand-photo-edit-note")).to_be_hidden()
+    done.click()
     expect(use).to_have_text("Use 35")  # 14 + 10 + 10 + 1
     use.click()
 
@@ -147,5 +166,50 @@ def test_offline_the_camera_says_it_needs_a_connection_in_spanish(browser, live_
         )
         screenshot(page, "41-hand-photo-offline-es")
         assert axe(page) == []
+        # "Guardar la ronda" on one line beside "Cancelar" at 390 px.
+        save, cancel = page.locator("#save-round"), page.get_by_role("link", name="Cancelar")
+        expect(save).to_have_text("Guardar la ronda")
+        assert save.bounding_box()["height"] <= 60
+        assert abs(save.bounding_box()["y"] - cancel.bounding_box()["y"]) < 20
     finally:
         close_context(context)
+
+
+def test_a_photo_with_no_tile_found_says_to_drag_and_a_dragged_tile_waits_for_its_halves(phone, monkeypatch, tmp_path):
+    monkeypatch.setattr(hands, "count_hand", lambda pixels, *, tile_set: Hand(tiles=(), pips=0, doubts=()))
+    user = UserFactory()
+    game = make_game(owner=user, names=FOUR, tile_set=12)
+    log_in(phone, user.email)
+    phone.goto(f"/games/{game.pk}/rounds/new/")
+    ben = row(phone, "Ben")
+    ben.locator("[data-hand-photo] input").set_input_files(table_photo(tmp_path))
+    status = ben.locator(".hand-photo-status")
+    expect(status).to_have_text("No tile found: drag across each tile on the photo to add it.")
+    canvas = ben.locator("canvas.hand-photo-canvas")
+    expect(canvas).to_be_visible()
+    expect(ben.locator(".hand-photo-hint")).to_be_hidden()  # the status says it: no "Tap a tile" with none
+    expect(ben.locator("[data-photo-use]")).to_be_hidden()
+    screenshot(phone, "41-hand-photo-none-found")
+
+    box = canvas.bounding_box()
+    phone.mouse.move(box["x"] + 0.10 * box["width"], box["y"] + 0.30 * box["height"])
+    phone.mouse.down()
+    phone.mouse.move(box["x"] + 0.28 * box["width"], box["y"] + 0.70 * box["height"], steps=5)
+    phone.mouse.up()
+    edit = ben.locator(".hand-photo-edit")
+    expect(edit).to_be_visible()
+    expect(ben.locator(".hand-photo-hint")).to_be_visible()
+    expect(status).to_have_text("1 tile found: 0 pips.")
+    use = ben.locator("[data-photo-use]")
+    expect(use).to_be_disabled()
+    # Done is refused until both halves are picked, and Use stays locked after it.
+    expect(edit.locator("[data-photo-done]")).to_be_disabled()
+    use.click(force=True)
+    expect(ben.locator("input.pips")).to_have_value("")
+    edit.locator("select[data-half='0']").select_option("6")
+    edit.locator("select[data-half='1']").select_option("4")
+    edit.locator("[data-photo-done]").click()
+    expect(use).to_have_text("Use 10")
+    use.click()
+    expect(ben.locator("input.pips")).to_have_value("10")
+    expect(ben.locator("input.tile-list")).to_have_value("6-4")

@@ -20,8 +20,11 @@ function settings() {
   const block = document.getElementById("hand-photo");
   return block ? { url: block.dataset.url, highest: Number(block.dataset.tileSet) } : null;
 }
-function nameOf(halves) { return `${Math.max(...halves)}-${Math.min(...halves)}`; }
-function inSet(halves) { return tileSet().pips.has(nameOf(halves)); }
+// A tile added by a drag has no halves until someone picks them (null): never a 0-0 by accident.
+function picked(halves) { return halves.every((half) => half !== null); }
+function nameOf(halves) { return picked(halves) ? `${Math.max(...halves)}-${Math.min(...halves)}` : halves.map((half) => (half === null ? "?" : half)).join("-"); }
+function inSet(halves) { return picked(halves) && tileSet().pips.has(nameOf(halves)); }
+function doubtOf(halves) { return picked(halves) ? (inSet(halves) ? null : t("not a tile of this set")) : t("new: pick its halves"); }
 function rowOf(element) { return element.closest(".player-row"); }
 
 function element(tag, attributes, text) {
@@ -35,6 +38,7 @@ function halfPicker(index, highest) {
   const label = element("label", { class: "hand-photo-half" });
   label.append(index === 0 ? t("One half") : t("Other half"));
   const select = element("select", { "data-half": String(index) });
+  select.append(element("option", { value: "" }, t("pick")));
   for (let value = 0; value <= highest; value += 1) select.append(element("option", { value: String(value) }, String(value)));
   label.append(select);
   return label;
@@ -52,6 +56,7 @@ function panelOf(row) {
     element("p", { class: "hand-photo-edit-title" }),
     halfPicker(0, highest),
     halfPicker(1, highest),
+    element("p", { class: "hand-photo-edit-note", hidden: "" }, t("Pick both halves of this tile, then Done.")),
     element("button", { type: "button", class: "secondary", "data-photo-remove": "" }, t("Remove this tile")),
     element("button", { type: "button", "data-photo-done": "" }, t("Done")),
   );
@@ -98,7 +103,7 @@ export async function count(row, file) {
   const answer = await response.json();
   const doubts = new Map(answer.doubts.map((doubt) => [doubt.tile, doubt.reason]));
   const tiles = inReadingOrder(answer.tiles.map((tile, index) => ({
-    halves: highFirst(tile.halves), box: tile.box.slice(), doubt: doubts.get(index) || (inSet(tile.halves) ? null : t("not a tile of this set")),
+    halves: highFirst(tile.halves), box: tile.box.slice(), doubt: doubts.get(index) || doubtOf(tile.halves),
   })));
   states.set(row, { tiles, picture: prepared.picture, selected: null });
   panel.querySelector(".hand-photo-view").hidden = false;
@@ -116,7 +121,8 @@ function show(row) {
     const item = element("li");
     const button = element("button", { type: "button", class: "hand-photo-tile", "data-photo-tile": String(index) });
     button.append(element("strong", {}, nameOf(tile.halves)));
-    if (tile.doubt) button.append(element("span", { class: "hand-photo-doubt" }, t("check: {reason}", { reason: tile.doubt })));
+    // A space between the name and its note: read aloud as two words, never "4-4check".
+    if (tile.doubt) button.append(" ", element("span", { class: "hand-photo-doubt" }, t("check: {reason}", { reason: tile.doubt })));
     button.setAttribute("aria-pressed", state.selected === index ? "true" : "false");
     item.append(button);
     return item;
@@ -126,10 +132,15 @@ function show(row) {
   if (state.selected !== null) {
     const tile = state.tiles[state.selected];
     edit.querySelector(".hand-photo-edit-title").textContent = t("Tile {number}: {tile}", { number: state.selected + 1, tile: nameOf(tile.halves) });
-    edit.querySelectorAll("select").forEach((select) => { select.value = String(tile.halves[Number(select.dataset.half)]); });
+    edit.querySelectorAll("select").forEach((select) => {
+      const half = tile.halves[Number(select.dataset.half)];
+      select.value = half === null ? "" : String(half);
+    });
+    edit.querySelector(".hand-photo-edit-note").hidden = picked(tile.halves);
+    edit.querySelector("[data-photo-done]").disabled = !picked(tile.halves);
   }
   const doubted = state.tiles.filter((tile) => tile.doubt).length;
-  const names = state.tiles.map((tile) => nameOf(tile.halves));
+  const names = state.tiles.filter((tile) => picked(tile.halves)).map((tile) => nameOf(tile.halves));
   const pips = pipsOf(names);
   const use = panel.querySelector("[data-photo-use]");
   use.hidden = state.tiles.length === 0;
@@ -142,7 +153,7 @@ function show(row) {
 function draw(canvas, state) {
   const picture = state.picture;
   canvas.hidden = !picture;
-  panelHint(canvas).hidden = !picture;
+  panelHint(canvas).hidden = !picture || !state.tiles.length;  // with no tile the status says to drag
   if (!picture) return;
   canvas.width = picture.width;
   canvas.height = picture.height;
@@ -150,22 +161,26 @@ function draw(canvas, state) {
   const context = canvas.getContext("2d");
   context.drawImage(picture, 0, 0);
   const line = Math.max(2, Math.round(Math.max(canvas.width, canvas.height) / 320));
-  const font = Math.max(14, Math.round(Math.max(canvas.width, canvas.height) / 30));
+  const shown = canvas.getBoundingClientRect().width || canvas.width / 4;
+  const font = Math.round(12 * (canvas.width / shown));  // 12 CSS pixels however far the photo is shrunk
   context.font = `700 ${font}px system-ui, sans-serif`;
   context.textBaseline = "top";
+  const colours = state.tiles.map((tile, index) => (index === state.selected ? "#facc15" : tile.doubt ? "#f97316" : "#22c55e"));
   state.tiles.forEach((tile, index) => {
-    const [x, y, w, h] = tile.box;
-    const colour = index === state.selected ? "#facc15" : tile.doubt ? "#f97316" : "#22c55e";
     context.lineWidth = index === state.selected ? line * 2 : line;
     context.setLineDash(tile.doubt ? [line * 3, line * 2] : []);
-    context.strokeStyle = colour;
-    context.strokeRect(x, y, w, h);
+    context.strokeStyle = colours[index];
+    context.strokeRect(...tile.box);
+  });
+  const placed = [];
+  state.tiles.forEach((tile, index) => {  // the labels after every box: no box is drawn over one
     const label = nameOf(tile.halves);
-    const width = context.measureText(label).width + font / 2;
-    context.fillStyle = "rgba(15, 23, 42, .8)";
-    context.fillRect(x, y, width, font * 1.25);
-    context.fillStyle = colour;
-    context.fillText(label, x + font / 4, y + font / 8);
+    const spot = labelSpot(canvas, state.tiles, placed, tile.box, [context.measureText(label).width + font / 2, font * 1.2]);
+    placed.push(spot);
+    context.fillStyle = "rgba(15, 23, 42, .72)";
+    context.fillRect(...spot);
+    context.fillStyle = colours[index];
+    context.fillText(label, spot[0] + font / 4, spot[1] + font / 10);
   });
   if (state.dragging) {
     const [x, y, w, h] = state.dragging;
@@ -174,6 +189,17 @@ function draw(canvas, state) {
     context.lineWidth = line;
     context.strokeRect(x, y, w, h);
   }
+}
+// Where a tile's label goes: just outside its box (above, below, left, right), where it covers no
+// other tile and no other label; else where it covers least, the pips of its own tile last.
+function labelSpot(canvas, tiles, placed, box, size) {
+  const [x, y, w, h] = box;
+  const [lw, lh] = size;
+  const fit = ([sx, sy]) => [Math.min(Math.max(sx, 0), canvas.width - lw), Math.min(Math.max(sy, 0), canvas.height - lh), lw, lh];
+  const spots = [[x, y - lh], [x, y + h], [x - lw, y], [x + w, y], [x, y]].map(fit);
+  const overlap = (a, b) => Math.max(0, Math.min(a[0] + a[2], b[0] + b[2]) - Math.max(a[0], b[0])) * Math.max(0, Math.min(a[1] + a[3], b[1] + b[3]) - Math.max(a[1], b[1]));
+  const cost = (spot) => tiles.reduce((sum, tile) => sum + overlap(spot, tile.box), 0) + placed.reduce((sum, other) => sum + 4 * overlap(spot, other), 0);
+  return spots.reduce((best, spot) => (cost(spot) < cost(best) ? spot : best));
 }
 function panelHint(canvas) { return canvas.parentElement.querySelector(".hand-photo-hint"); }
 
@@ -214,7 +240,7 @@ function listenToCanvas(row, canvas) {
     if (moved) {
       const box = state.dragging.map(Math.round);
       state.dragging = null;
-      state.tiles.push({ halves: [0, 0], box, doubt: t("new: pick its halves") });
+      state.tiles.push({ halves: [null, null], box, doubt: doubtOf([null, null]) });
       select(row, state.tiles.length - 1);
     } else {
       const under = state.tiles
@@ -248,8 +274,8 @@ document.addEventListener("change", (event) => {
     const row = rowOf(box);
     const state = states.get(row);
     const tile = state.tiles[state.selected];
-    tile.halves[Number(box.dataset.half)] = Number(box.value);
-    tile.doubt = inSet(tile.halves) ? null : t("not a tile of this set");
+    tile.halves[Number(box.dataset.half)] = box.value === "" ? null : Number(box.value);
+    tile.doubt = doubtOf(tile.halves);
     show(row);
   }
 });
@@ -270,11 +296,13 @@ document.addEventListener("click", (event) => {
     select(row, null);
   } else if (target.matches("[data-photo-done]")) {
     const index = state.selected;
+    if (!picked(state.tiles[index].halves)) return;  // Done is off until both halves are picked
     if (inSet(state.tiles[index].halves)) state.tiles[index].doubt = null;  // as the person says it is
     select(row, null);
     const line = panelOf(row).querySelector(`[data-photo-tile="${index}"]`);
     if (line) line.focus();
   } else if (target.matches("[data-photo-use]")) {
+    if (state.tiles.some((tile) => tile.doubt)) return;  // "Check the marked tiles first"
     const form = target.form;
     write(form, row, state.tiles.map((tile) => nameOf(tile.halves)));
     close(row, null);
