@@ -3,13 +3,15 @@ uvicorn's worker (scorekeeper.http.worker).
 
 A stream of pushed updates (`/api/v1/.../events/`) is held on the event loop (http.streams); every
 other request (pages, the API, the polls, static files through whitenoise) is the WSGI application
-of scorekeeper.wsgi, answered in a pool of WEB_THREADS threads per process as gthread answered it:
+of scorekeeper.wsgi, answered in a pool of WEB_THREADS threads per process (http.bridge, one hop
+into the pool and one back per answer) as gthread answered it:
 its polls keep their shortcut (http.polls.PollsFirst), its sync views their concurrency, and each
 thread keeps its one database connection (CONN_MAX_AGE), so connections never pile up past the pool.
 
-That needs `in_thread_context`: a2wsgi runs each request in a fresh copy of the event loop's
-context, and Django keeps its cache clients in a context variable (asgiref's Local; its database
-connections are thread-local already), so each request would make a cache client of its own and
+That needs `in_thread_context`: a pool that runs each request in a fresh copy of the event loop's
+context (a2wsgi's WSGIMiddleware, which served here before http.bridge) breaks it, as Django keeps
+its cache clients in a context variable (asgiref's Local; its database connections are
+thread-local already), so each request would make a cache client of its own and
 drop it after: a new Redis connection per request, and with it the kept answers' trust check made
 again (caches.kept trusts no new connection unchecked), so no sheet page was ever sent as kept
 (measured: 24 against gthread's 190 sheet pages a second, one worker). Each thread of the pool runs
@@ -22,10 +24,9 @@ import os
 import re
 import threading
 
-from a2wsgi import WSGIMiddleware
-
 from scorekeeper.wsgi import application as wsgi_application
 
+from .http.bridge import Bridge
 from .http.streams import Stream
 
 THREADS = int(os.environ.get("WEB_THREADS", "4"))
@@ -64,7 +65,7 @@ def in_thread_context(app):
 
 
 pooled = in_thread_context(wsgi_application)
-wsgi = WSGIMiddleware(pooled, workers=THREADS)
+wsgi = Bridge(pooled, THREADS)
 
 
 async def application(scope, receive, send):

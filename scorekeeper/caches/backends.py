@@ -135,6 +135,9 @@ class RedisWithFallback(RedisCache):
     def strict_set(self, key, value, timeout):
         return self._strict(lambda: RedisCache.set(self, key, value, timeout))
 
+    def strict_add(self, key, value, timeout):
+        return self._strict(lambda: RedisCache.add(self, key, value, timeout))
+
     def bump(self, key: str) -> int:
         """INCR `key` (kept for ever), tried even during a pause: the one call that ends one."""
         stored = self.make_and_validate_key(key)

@@ -40,7 +40,9 @@ LIVE_POLLS = {
     "api:night-live": ("night", False),
     "night_live_sheet": ("night", True),
 }
-POLLED = frozenset({SHEET_POLL, *MEMBER_POLLS, *LIVE_POLLS})
+# A stream's start (http.streams asks it with the ETag it last had): a member's game, or a live link.
+STREAM_POLLS = {"api:game-events": None, "api:live-events": "game", "api:night-live-events": "night"}
+POLLED = frozenset({SHEET_POLL, *MEMBER_POLLS, *LIVE_POLLS, *STREAM_POLLS})
 
 
 @functools.lru_cache(maxsize=8192)
@@ -109,13 +111,28 @@ def live_poll(request, token: str, kind: str, page: bool):
     """304 for an unchanged game or night (`kind`) seen through its live link (its JSON, or its
     page's body), from the cache and within the address's budget; None to take the full path (which
     also answers 404 and 429)."""
+    from . import links
+
+    if page and settings.SESSION_COOKIE_NAME in request.COOKIES:
+        return None  # a signed-in viewer's page names their account (X-Account): the full path
+    found = unchanged_link(request, token, kind, page)
+    if found is None:
+        return None
+    _entry, etag, language = found
+    if not page:
+        return not_modified(etag)
+    return links.body_headers(HttpResponseNotModified(), etag, language, signed_out=True)
+
+
+def unchanged_link(request, token: str, kind: str, page: bool = False):
+    """The trusted entry of live link `token` opening a game or night (`kind`), the ETag of its JSON
+    (or page body) and the viewer's language, when that ETag is the one asked for and the address is
+    within its budget (counted); else None."""
     from scorekeeper.models import LIVE_SELECTOR_LENGTH
     from scorekeeper.reads.live import link_etag
 
     from . import links
 
-    if page and settings.SESSION_COOKIE_NAME in request.COOKIES:
-        return None  # a signed-in viewer's page names their account (X-Account): the full path
     selector, verifier = token[:LIVE_SELECTOR_LENGTH], token[LIVE_SELECTOR_LENGTH:]
     # One round trip: the budget counted, the epoch and the link, and the stamp of what it opens
     # (a night's games' stamps: a second).
@@ -142,9 +159,45 @@ def live_poll(request, token: str, kind: str, page: bool):
     etag = link_etag(kind, selector, entry.tag, language, page=page)
     if not asks_for(request, etag) or links.retry_after(request, token):
         return None  # spent budgets are answered (429) by the full path
-    if not page:
-        return not_modified(etag)
-    return links.body_headers(HttpResponseNotModified(), etag, language, signed_out=True)
+    return entry, etag, language
+
+
+def stream_poll(request, name: str, kwargs: dict):
+    """A stream's start for http.streams when the client has the current state already (its
+    Last-Event-ID, sent on as If-None-Match): a comment, the stream's topics and its reader, from
+    the cache alone (a phone's reconnect, a restart's thousands of them: docs/benchmarks.md); None
+    to take the full path. Only the requests http.streams makes are answered here."""
+    from scorekeeper.api.views import events
+    from scorekeeper.models import Game
+
+    if events.INTERNAL not in request.META or not request.accepts(events.MEDIA_TYPE):
+        return None
+    if STREAM_POLLS[name] is None:  # a member's game
+        pk, token = kwargs["pk"], request.headers.get("X-Session-Token")
+        session = token or request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+        if not session or (entry := kept.member_entry(session, pk, "stream")) is None:
+            return None
+        etag = Game.etag_of(pk, entry.tag)
+        if not asks_for(request, etag):
+            return None
+        topics = events.game_follows(pk, entry.book, events.reader_topics(session, entry.user))
+        return _as_full(events.start(request, etag, None, (topics, entry.role or "")), None if token else entry.user)
+    found = unchanged_link(request, kwargs["token"], STREAM_POLLS[name])
+    if found is None:
+        return None
+    entry, etag, _language = found
+    return _as_full(events.start(request, etag, None, (events.link_topics(entry.kind, entry.opens, entry.games), "")))
+
+
+def _as_full(response, account: int | None = None):
+    """A stream's start with the headers the full path's has (those of the middleware after this one)."""
+    from scorekeeper.http.offline import ACCOUNT_HEADER, marker_of
+
+    response["Vary"], response["Content-Language"] = "Accept-Language", translation.get_language()
+    if account is not None:
+        response["Vary"], response[ACCOUNT_HEADER] = "Accept-Language, Cookie", marker_of(account)
+    response["X-Frame-Options"] = getattr(settings, "X_FRAME_OPTIONS", "DENY")
+    return response
 
 
 def answer(request):
@@ -161,6 +214,8 @@ def answer(request):
         return sheet_poll(request, kwargs["pk"])
     if name in MEMBER_POLLS:
         return member_poll(request, kwargs["pk"], MEMBER_POLLS[name])
+    if name in STREAM_POLLS:
+        return stream_poll(request, name, kwargs)
     return live_poll(request, kwargs["token"], *LIVE_POLLS[name])
 
 
@@ -198,7 +253,8 @@ class PollsFirst:
     PATHS = re.compile(
         r"^/(?:api/v1/games/[0-9]{1,18}|games/[0-9]{1,18}/sheet|api/v1/live/[A-Za-z0-9_-]{1,64}"
         r"|live/[A-Za-z0-9_-]{1,64}/sheet|api/v1/nights/[0-9]{1,18}|api/v1/live/nights/[A-Za-z0-9_-]{1,64}"
-        r"|live/nights/[A-Za-z0-9_-]{1,64}/tables)/$"
+        r"|live/nights/[A-Za-z0-9_-]{1,64}/tables|api/v1/games/[0-9]{1,18}/events"
+        r"|api/v1/live/(?:nights/)?[A-Za-z0-9_-]{1,64}/events)/$"
     )
 
     def __init__(self, app):

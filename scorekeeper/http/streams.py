@@ -63,8 +63,11 @@ class Answer:
 def ask(app, scope, kind: str, last_event_id: str | None = None) -> Answer:
     """The events view's answer to the stream's request (in a worker thread)."""
     headers = [(name, value) for name, value in scope["headers"] if name not in (b"last-event-id", b"if-none-match")]
-    if last_event_id is not None:
-        headers.append((b"last-event-id", last_event_id.encode("latin1")))
+    if last_event_id is not None:  # also as If-None-Match: the cache may answer (http.polls.stream_poll)
+        headers += [
+            (b"last-event-id", last_event_id.encode("latin1")),
+            (b"if-none-match", last_event_id.encode("latin1")),
+        ]
     environ = build_environ({**scope, "headers": headers}, io.BytesIO(b""))
     environ[INTERNAL_KEY] = kind
     answer = Answer()

@@ -19,8 +19,8 @@ How a photo is read (classical computer vision to find the tiles, a small learne
 - `count_hand` (here) reads every candidate `find.py` suggests, overlapping ones included, and
   keeps the one read most surely in each place (a face measured from a seam or across its
   neighbours, too large, is read less surely than the face itself); then leaves out what is far
-  larger, smaller or darker than the rest of the hand, orders each tile's halves (`order.py`), sums
-  them, and lists what a reader should check (`Doubt`).
+  larger, smaller or darker than the rest of the hand (or somewhat larger and read unsurely),
+  orders each tile's halves (`order.py`), sums them, and lists what a reader should check (`Doubt`).
 
 `faces.py` holds real sets' pip layouts and colours, and `synthetic.py` draws labelled photos from
 them for the tests, `bench/vision.py` and `train.py`; none of the three is on the request path.
@@ -43,6 +43,10 @@ NO_TILE_BELOW = 0.2
 # With this many tiles found, one far larger or smaller than most (a patch of the table taken for a
 # face, a speck) is left out: from 1.6 times the middle tile's length, or at most half of it.
 SIZED_FROM = 3
+# ...and one this much longer than the middle tile and read unsurely (a patch of marble between its
+# veins: on synthetic photos drawn for choosing it, no tile was over 1.12 of its hand's middle one,
+# and most things found where no tile lies were over 1.3, read under 0.5)
+LONGER_UNSURE = 1.2
 # ...and one whose face is darker than this share of the middle tile's (a box's lid, a tile's side, a
 # patch of the table: on synthetic photos drawn for choosing it, no face was under 0.85 of the middle)
 DARKEST_FACE = 0.72
@@ -109,7 +113,9 @@ def count_hand(image: np.ndarray, *, tile_set: int) -> Hand:
         tiles = [
             tile
             for tile, length, face in zip(tiles, lengths, lightness, strict=True)
-            if 0.5 < length / usual < 1.6 and face >= DARKEST_FACE * light
+            if 0.5 < length / usual < 1.6
+            and face >= DARKEST_FACE * light
+            and not (length / usual > LONGER_UNSURE and tile.confidence < UNCLEAR_BELOW)
         ]
     tiles.sort(key=lambda tile: (tile.box[1] + tile.box[3] / 2, tile.box[0]))
     return hand_of(tiles, tile_set=tile_set)

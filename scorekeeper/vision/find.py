@@ -152,8 +152,29 @@ def _tile_around(lab: np.ndarray, bar, again: bool = True) -> Found | None:
         return None
     if again:
         # the whole line, a spinner in its middle included: a piece of it is measured again whole
-        line = np.median(np.linalg.norm(patch[half_h - 1 : half_h + 2] - face, axis=2), axis=0) > FACE_TOLERANCE * 1.5
+        away = np.linalg.norm(patch - face, axis=2)
+        line = np.median(away[half_h - 1 : half_h + 2], axis=0) > FACE_TOLERANCE * 1.5
         start, end = _run(line, half_w, round(unit * 0.15))
+        # where no ivory lies beside it on either side, the line has run off its face (a line printed
+        # to the rim, the rim shaded, and a dark table beyond): its ends are trimmed back to the face
+        beside = max(2, round(thickness * zoom / 2 + 2))
+        above = away[half_h - beside - 2 : half_h - beside].min(axis=0)
+        below = away[half_h + beside : half_h + beside + 2].min(axis=0)
+        on_face = np.minimum(above, below) < FACE_TOLERANCE * 1.5
+        run = start, end
+        while end > start and not on_face[start]:
+            start += 1
+        while end > start and not on_face[end - 1]:
+            end -= 1
+        if (start, end) != run and end - start < unit:
+            return None  # the bar itself ran off the face: a seam between tiles, not a printed line
+        if (start, end) != run:
+            # nor is a bar that is the table itself, seen in a gap between tiles: the same colour
+            # runs on past the face
+            ink = np.median(patch[half_h, start:end], axis=0)
+            beyond = np.median(np.concatenate([patch[half_h, run[0] : start], patch[half_h, end : run[1]]]), axis=0)
+            if np.linalg.norm(ink - beyond) < FACE_TOLERANCE:
+                return None
         if end - start > 1.12 * unit:
             middle = cv2.invertAffineTransform(matrix) @ np.array([(start + end) / 2, half_h, 1.0])
             return _tile_around(lab, (middle[0], middle[1], angle, (end - start) / zoom, thickness), again=False)

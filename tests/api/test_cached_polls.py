@@ -401,3 +401,55 @@ def test_a_polls_keys_are_the_ones_its_entry_and_stamps_are_written_under(kind):
         polls.epoch_key(), polls.session_key("a-session"), polls.session_user_key("a-session"), stamp, entry
     ]  # fmt: skip
     assert (keys[pointer], prefix) == (polls.session_user_key("a-session"), polls.account_key())
+
+
+# A round wakes every phone of its table at once: the game's answer is made by one of them.
+
+
+def version_after_a_round(api, game, starting_double) -> int:
+    """The game's version once a round is recorded (read from the round's answer, not the game's)."""
+    assert api.post(f"/api/v1/games/{game['id']}/rounds/", round_body(game, starting_double, 3, 4)).status_code == 201
+    return int(
+        api.get(f"/api/v1/games/{game['id']}/", headers={"If-None-Match": "*"})["ETag"].strip('"').rsplit("-v")[1]
+    )
+
+
+def test_a_reader_finding_the_answer_being_made_waits_for_it_and_sends_what_was_kept(followed, monkeypatch):
+    api, game, _etag = followed
+    version = version_after_a_round(api, game, 6)
+    key = polls.answer_key(game["id"], "en")
+    cache.delete(key)
+    assert polls.claim_making(key, version)  # another reader is making it
+    naps = []
+
+    def nap(seconds):  # the other reader keeps it while this one waits
+        naps.append(seconds)
+        cache.set(key, polls.KeptAnswer(version, b'{"made": "by the other reader"}'))
+
+    monkeypatch.setattr(polls.entries.time, "sleep", nap)
+    response = api.get(f"/api/v1/games/{game['id']}/")
+    assert response.status_code == 200 and response.content == b'{"made": "by the other reader"}'
+    assert naps == [polls.entries.MAKING_STEP]
+
+
+def test_a_reader_whose_claimant_never_keeps_the_answer_makes_it_itself_after_the_wait(followed, monkeypatch):
+    api, game, _etag = followed
+    version = version_after_a_round(api, game, 6)
+    key = polls.answer_key(game["id"], "en")
+    cache.delete(key)
+    assert polls.claim_making(key, version)  # a claimant that dies before it keeps anything
+    monkeypatch.setattr(polls.entries, "MAKING_WAIT", 0.05)
+    response = api.get(f"/api/v1/games/{game['id']}/")
+    assert response.status_code == 200 and response["ETag"] == f'"game-{game["id"]}-v{version}"'
+    assert len(response.json()["rounds"]) == 1
+
+
+def test_the_first_reader_after_a_round_claims_the_making_and_keeps_the_answer_for_the_others(followed):
+    api, game, _etag = followed
+    version = version_after_a_round(api, game, 6)
+    key = polls.answer_key(game["id"], "en")
+    cache.delete(key)
+    first = api.get(f"/api/v1/games/{game['id']}/")
+    assert first["ETag"] == f'"game-{game["id"]}-v{version}"'
+    assert not polls.claim_making(key, version)  # claimed by the first reader
+    assert cache.get(key) == polls.KeptAnswer(version, first.content)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import scorekeeper.vision
-from scorekeeper.vision import Doubt, Tile, count_hand, hand_of
+from scorekeeper.vision import Doubt, Tile, count_hand, hand_of, synthetic
 from scorekeeper.vision.find import Found
 from scorekeeper.vision.read import Reading
 
@@ -113,3 +113,26 @@ def test_of_two_readings_of_one_place_the_surer_one_is_kept(monkeypatch):
     monkeypatch.setattr(scorekeeper.vision, "read_tile", read)
     hand = count_hand(np.zeros((600, 800, 3), np.uint8), tile_set=6)
     assert [tile.halves for tile in hand.tiles] == [(3, 4)]
+
+
+def test_a_face_a_fifth_longer_than_the_rest_of_the_hand_and_read_unsurely_is_taken_for_no_tile(monkeypatch):
+    # a patch of marble between two veins, taken for a face somewhat too large, with pips read in its grain
+    seen = [Found((x, 300.0), (0.0, 1.0), 40.0, 80.0, 0.9) for x in (100, 200, 300)]
+    seen += [Found((500.0, 300.0), (0.0, 1.0), 55.0, 110.0, 0.9), Found((700.0, 300.0), (0.0, 1.0), 55.0, 110.0, 0.9)]
+
+    def read(image, found, highest):
+        return Reading((1, 2), 0.3 if found.centre[0] == 500 else 0.9, True)
+
+    monkeypatch.setattr(scorekeeper.vision, "find_candidates", lambda image: seen)
+    monkeypatch.setattr(scorekeeper.vision, "read_tile", read)
+    hand = count_hand(np.zeros((600, 800, 3), np.uint8), tile_set=6)
+    assert [tile.box[0] + tile.box[2] / 2 for tile in hand.tiles] == [100, 200, 300, 700]
+
+
+def test_a_dividing_line_printed_to_a_shaded_rim_on_a_dark_felt_is_measured_from_its_face():
+    # seed 5's photo 146: twelve double-12 tiles on green felt, lines with a spinner printed nearly
+    # to the rim; the line seemed to run on across the felt, and 7 of the 12 were not found
+    hand = synthetic.hand(500_161, tile_set=12)
+    counted = count_hand(hand.image, tile_set=12)
+    score = synthetic.score(hand, counted.tiles, counted.pips)
+    assert score.found >= 11 and score.extra == 0

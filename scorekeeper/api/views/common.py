@@ -209,7 +209,8 @@ class AnswersNotModified:
         if request.method == "GET":
             token = request.headers.get("X-Session-Token")
             cookie = request._request.COOKIES.get(settings.SESSION_COOKIE_NAME)
-            request.fence = self.fence_of(token or cookie, **kwargs)
+            # Also on Django's request: a stream's start remembers its own entry under it (api.views.events).
+            request.fence = request._request.fence = self.fence_of(token or cookie, **kwargs)
             session = token_session(token) if token else request._request.session
             version = self.version_of(**kwargs)  # a follow.Stage annotating etag_version, or the expression
             stage = version if isinstance(version, follow.Stage) else {"etag_version": version}

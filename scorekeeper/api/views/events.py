@@ -16,6 +16,7 @@ topics come back to it in an internal header only it can ask for (`INTERNAL`).
 
 import random
 
+from django.db.models import OuterRef, Subquery
 from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -26,7 +27,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scorekeeper.caches import push
+from scorekeeper.caches import kept, push
 from scorekeeper.models import LIVE_SELECTOR_LENGTH, Game, LiveLink, Membership, Night, NightLink
 from scorekeeper.reads.live import KINDS
 
@@ -114,52 +115,76 @@ class Events(APIView):
             answer.render()
         if answer.status_code not in (200, 304):
             return answer  # the GET's error, as the GET answers it
-        etag = answer["ETag"]
         internal = django_request.META.get(INTERNAL)
-        # Held open (ASGI): a random retry, so a restart's reconnects spread out. Served whole (WSGI):
-        # the stream ends here and its browser comes back after the shortest, as a 2 s poll would.
-        retry = random.randint(*RETRY_MS) if internal else RETRY_MS[0]
-        parts = [] if internal == "reread" else [f"retry: {retry}\n\n".encode()]
-        if answer.status_code == 304:
-            parts.append(b": unchanged\n\n")
-        else:  # JSON has no line break inside a value: any there is whitespace between tokens
-            data = answer.content.replace(b"\r", b"").replace(b"\n", b"")
-            parts.append(b"id: %s\nevent: state\ndata: %s\n\n" % (etag.encode(), data))
-        stream = HttpResponse(b"".join(parts), content_type=MEDIA_TYPE)
-        stream["Cache-Control"], stream["X-Accel-Buffering"] = "no-cache", "no"
-        if internal:
-            stream[ETAG_HEADER] = etag
-            stream[TOPICS_HEADER] = " ".join(self.topics(django_request, **kwargs))
-            stream[READER_HEADER] = self.reader(django_request, **kwargs)
-        return stream
+        follows = self.follows(django_request, **kwargs) if internal else None
+        return start(django_request, answer["ETag"], answer.content if answer.status_code == 200 else None, follows)
 
-    def topics(self, request, **kwargs) -> list[str]:
+    def follows(self, request, **kwargs) -> tuple[list[str], str]:
+        """The topics a stream of the resource listens to, and what its reader may do with it beside
+        reading it: a page drawn for a scorer offers controls a viewer's does not, so a new role is
+        sent as a state again (the same ETag: the resource did not change) and the page asks for
+        itself. A link's reader is no one (""). One query for a game, two for a night (re-read by
+        every stream of a table after each round)."""
         raise NotImplementedError
 
-    def reader(self, request, **kwargs) -> str:
-        """What the reader may do with the resource, beside the resource itself: a page drawn for a
-        scorer offers controls a viewer's does not, so a new role is sent as a state again (the
-        same ETag: the resource did not change) and the page asks for itself. A link: no one."""
-        return ""
+
+def start(request, etag: str, state: bytes | None, follows: tuple[list[str], str] | None) -> HttpResponse:
+    """A stream's first bytes: the state (the GET's JSON), or a comment when it is the one the client
+    has (None); for http.streams (`follows`: its topics and reader), in internal headers too. Made
+    here for the full path and for the cache's (http.polls.stream_poll), so both answer alike."""
+    internal = request.META.get(INTERNAL)
+    # Held open (ASGI): a random retry, so a restart's reconnects spread out. Served whole (WSGI):
+    # the stream ends here and its browser comes back after the shortest, as a 2 s poll would.
+    retry = random.randint(*RETRY_MS) if internal else RETRY_MS[0]
+    parts = [] if internal == "reread" else [f"retry: {retry}\n\n".encode()]
+    if state is None:
+        parts.append(b": unchanged\n\n")
+    else:  # JSON has no line break inside a value: any there is whitespace between tokens
+        data = state.replace(b"\r", b"").replace(b"\n", b"")
+        parts.append(b"id: %s\nevent: state\ndata: %s\n\n" % (etag.encode(), data))
+    stream = HttpResponse(b"".join(parts), content_type=MEDIA_TYPE)
+    stream["Cache-Control"], stream["X-Accel-Buffering"] = "no-cache", "no"
+    if follows is not None:
+        topics, reader = follows
+        stream[ETAG_HEADER], stream[TOPICS_HEADER], stream[READER_HEADER] = etag, " ".join(topics), reader
+    return stream
 
 
-def _reader_topics(request) -> list[str]:
+def reader_topics(session: str | None, user: int) -> list[str]:
     """A member's stream ends with their session or account: a sign-out, a new password, a deletion."""
-    session = request.headers.get("X-Session-Token") or request.session.session_key
-    topics = [push.account_topic(request.user.pk)]
+    topics = [push.account_topic(user)]
     return [*topics, push.session_topic(session)] if session else topics
 
 
-def _night_topics(night_id) -> list[str]:
+def link_topics(kind: str, opens, games=None) -> list[str]:
+    """What a stream through a live link listens to: its game, or its night and each of the night's
+    games (`games`: their ids, read from the database when None)."""
+    if kind == NightLink.KIND:
+        return _night_topics(opens, games)
+    return [push.game_topic(opens)]
+
+
+def _reader_topics(request) -> list[str]:
+    return reader_topics(request.headers.get("X-Session-Token") or request.session.session_key, request.user.pk)
+
+
+def _night_topics(night_id, games=None) -> list[str]:
     """A night changes with any of its tables: a round at one announces only that game."""
-    games = Game.objects.filter(night_id=night_id).values_list("pk", flat=True)
+    if games is None:
+        games = Game.objects.filter(night_id=night_id).values_list("pk", flat=True)
     return [push.night_topic(night_id), *map(push.game_topic, games)]
 
 
-def _role_in(request, books) -> str:
-    """The member's role in the scorebook of what they follow ("" when none)."""
-    role = Membership.objects.filter(scorebook_id__in=books, user_id=request.user.pk).values_list("role", flat=True)
-    return next(iter(role), "")
+def _book_and_role(request, model, pk) -> tuple[int | None, str]:
+    """The scorebook of a member's game or night, and their role in it ("" when none): one query."""
+    role = Membership.objects.filter(scorebook_id=OuterRef("scorebook_id"), user_id=request.user.pk).values("role")
+    book, reader = model.objects.filter(pk=pk).values_list("scorebook_id", Subquery(role[:1])).first() or (None, None)
+    return book, reader or ""
+
+
+def game_follows(pk: int, book: int | None, readers: list[str]) -> list[str]:
+    """The topics of a member's stream of game `pk` (its scorebook `book`, the reader's topics)."""
+    return [push.game_topic(pk), *([push.book_topic(book)] if book is not None else []), *readers]
 
 
 def _selector(token: str) -> str:
@@ -193,12 +218,12 @@ class GameEvents(Events):
     def get(self, request, pk):
         return super().get(request, pk=pk)
 
-    def topics(self, request, pk):
-        books = Game.objects.filter(pk=pk).values_list("scorebook_id", flat=True)
-        return [push.game_topic(pk), *map(push.book_topic, books), *_reader_topics(request)]
-
-    def reader(self, request, pk):
-        return _role_in(request, Game.objects.filter(pk=pk).values("scorebook_id"))
+    def follows(self, request, pk):
+        book, role = _book_and_role(request, Game, pk)
+        fence, user = getattr(request, "fence", None), request.user
+        if fence is not None and getattr(user, "etag_version", None) is not None:  # read after the fence
+            kept.remember_stream(fence, user.pk, user.etag_version, book, role)
+        return game_follows(pk, book, _reader_topics(request)), role
 
 
 class NightEvents(Events):
@@ -208,12 +233,13 @@ class NightEvents(Events):
     def get(self, request, pk):
         return super().get(request, pk=pk)
 
-    def topics(self, request, pk):
-        books = Night.objects.filter(pk=pk).values_list("scorebook_id", flat=True)
-        return [*_night_topics(pk), *map(push.book_topic, books), *_reader_topics(request)]
-
-    def reader(self, request, pk):
-        return _role_in(request, Night.objects.filter(pk=pk).values("scorebook_id"))
+    def follows(self, request, pk):
+        book, role = _book_and_role(request, Night, pk)
+        return [
+            *_night_topics(pk),
+            *([push.book_topic(book)] if book is not None else []),
+            *_reader_topics(request),
+        ], role
 
 
 class LiveEvents(Events):
@@ -226,12 +252,10 @@ class LiveEvents(Events):
     def get(self, request, token):
         return super().get(request, token=token)
 
-    def topics(self, request, token):
+    def follows(self, request, token):
         model = KINDS[self.kind]
         opened = model.objects.filter(selector=_selector(token)).values_list(f"{model.KIND}_id", flat=True)
-        if self.kind == NightLink.KIND:
-            return [topic for night in opened for topic in _night_topics(night)]
-        return list(map(push.game_topic, opened))
+        return [topic for pk in opened for topic in link_topics(self.kind, pk)], ""
 
 
 class LiveNightEvents(LiveEvents):

@@ -41,11 +41,14 @@ from .entries import (
     KeptSession,
     LinkEntry,
     MemberEntry,
+    claim_making,
     link_entry,
+    made_by_another,
     member_entry,
     poll_keys,
     remember_link,
     remember_member,
+    remember_stream,
 )
 from .fences import LINK_GAME_TTL, Fence, fence, link_fence
 from .keys import (
@@ -87,6 +90,7 @@ __all__ = [
     "account_key",
     "answer_key",
     "answers_of",
+    "claim_making",
     "digest",
     "distrust",
     "epoch_key",
@@ -100,6 +104,7 @@ __all__ = [
     "link_key",
     "link_opens_key",
     "look",
+    "made_by_another",
     "member_entry",
     "member_key",
     "mend",
@@ -112,6 +117,7 @@ __all__ = [
     "quietly",
     "remember_link",
     "remember_member",
+    "remember_stream",
     "session_key",
     "session_user_key",
     "set_many",

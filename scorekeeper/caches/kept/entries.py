@@ -1,6 +1,7 @@
 """What a full request remembers under its fence, and what a poll reads back: named entries, never
 read by position."""
 
+import time
 from typing import NamedTuple
 
 from .fences import LINK_GAME_TTL, Fence
@@ -16,7 +17,7 @@ from .keys import (
     session_user_key,
     space,
 )
-from .store import get_many, peek, quietly, set_many
+from .store import add, get_many, peek, quietly, set_many
 from .trust import still_trusted, trusted
 
 
@@ -32,8 +33,9 @@ class MemberEntry(NamedTuple):
     tag: int | str  # the game's version, or the night's fingerprint
     games: tuple = ()  # a night's games, and their stamps when it was written
     game_stamps: tuple = ()
-    role: str | None = None  # the followed sheet's ETag is made of these too
+    role: str | None = None  # the followed sheet's ETag is made of these too (a stream: its reader's)
     language: str | None = None
+    book: int | None = None  # a stream's: the scorebook whose topic it listens to
 
 
 class LinkEntry(NamedTuple):
@@ -117,6 +119,17 @@ def remember_member(
     _write(fence, entries)
 
 
+def remember_stream(fence: Fence, user_pk: int, version: int, book: int | None, role: str) -> None:
+    """The database found `fence.session` signed in as `user_pk`, a reader of the fence's game at
+    `version` whose scorebook is `book` and who is its `role` there: what a stream's start needs
+    beside the game (its topics, its reader), so that a stream's reconnect with the ETag it last had
+    is answered from the cache (http.polls.member_stream)."""
+    if fence.usable and fence.session and fence.user == user_pk and fence.night is None:
+        entry = MemberEntry(fence.epoch, fence.session_stamp, fence.account_stamp, fence.user, fence.game_stamp,
+                            version, role=role, book=book)  # fmt: skip
+        _write(fence, {member_key(fence.session, fence.game, "stream"): entry})
+
+
 def remember_link(fence: Fence, kind: str, pk: int, selector: str, verifier: str, tag, games=None) -> None:
     """The database found the live link `selector` opens game or night `pk` (`kind`; a night's games
     `games`), its ETags made of `tag` (the game's version, the night's fingerprint)."""
@@ -134,6 +147,33 @@ def remember_link(fence: Fence, kind: str, pk: int, selector: str, verifier: str
     _write(fence, {link_key(selector): entry})
     if fence.learned:
         quietly(set_many, {link_opens_key(kind, selector): pk}, LINK_GAME_TTL)
+
+
+# An answer made once when many ask for it at once: a round wakes every phone of its table together
+# (their streams, their polls), each would make the same bytes, and each making is most of a read's
+# cost (docs/benchmarks.md, issue 39). The first to claim it makes it; the others wait for it.
+MAKING_CLAIM = 5  # seconds a claim stands (a claimant that dies leaves it that long at most)
+MAKING_WAIT, MAKING_STEP = 0.5, 0.01  # seconds the others wait for it at most, and between looks
+
+
+def claim_making(key: str, version: int) -> bool:
+    """Whether this request is the one to make the answer kept at `key` for `version` (True too
+    when the cache cannot say: making it is never wrong, only slower)."""
+    return quietly(add, f"{key}:making:{version}", 1, MAKING_CLAIM) is not False
+
+
+def made_by_another(key: str, version: int) -> KeptAnswer | None:
+    """The answer kept at `key` for `version` once its claimant has kept it, or None after
+    MAKING_WAIT (the claimant is slow or gone: the caller makes it)."""
+    deadline = time.monotonic() + MAKING_WAIT
+    while time.monotonic() < deadline:
+        time.sleep(MAKING_STEP)
+        found = quietly(get_many, [key])
+        if found is None:
+            return None
+        if (answer := found.get(key)) is not None and answer.version == version:
+            return answer
+    return None
 
 
 # What a poll reads: one round trip for a game, two for a night (its games' stamps), nothing made.

@@ -73,7 +73,7 @@ def account_key(user_pk: int | str = "") -> str:
 
 
 # What a member's entry of each kind is written for: a game (its API answer, its followed sheet) or a night.
-STAMPED_BY = {"member": "game", "sheet": "game", "night-member": "night"}
+STAMPED_BY = {"member": "game", "sheet": "game", "stream": "game", "night-member": "night"}
 
 
 def member_key(session: str, pk: int, kind: str = "member") -> str:

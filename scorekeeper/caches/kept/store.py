@@ -39,6 +39,11 @@ def set_many(data: dict, timeout: int) -> None:
         cache.set_many(data, timeout)
 
 
+def add(key: str, value, timeout: int) -> bool:
+    cache = _cache()
+    return (getattr(cache, "strict_add", None) or cache.add)(key, value, timeout)
+
+
 def look(keys: list[str], create: dict | None = None, pointer=None, prefix="", follow_create=None):
     """The values found at `keys` (those of `create` made first when missing), and the value at
     `prefix` + the value at `pointer` (made `follow_create` when missing, unless None): one round
