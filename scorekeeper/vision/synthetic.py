@@ -3,9 +3,11 @@
 `hand(seed, tile_set=12)` draws one photo from a seed alone: the same seed gives the same pixels
 and labels on any machine with the same OpenCV and numpy. A photo is a table (wood, marble, felt,
 a dark or a light cloth), a hand of distinct tiles of a double-6, -9 or -12 set laid in rows
-(touching, a few overlapping at their rims) or scattered at any angle, each tile drawn with its
-thickness and shadow, its pips where real sets print them (`faces.py`: black, or a colour per value
-as double-12 sets do), a dividing line (with a spinner or not); then the camera: a perspective,
+(touching side by side, a few overlapping at their rims), end to end in a train (touching, a few
+overlapping at their ends) or scattered at any angle, with what else lies on a table beside it
+(face-down tiles, a pen, a coin, a playing card: never labelled, never to be counted), each tile
+drawn with its thickness and shadow, its pips where real sets print them (`faces.py`: black, or a
+colour per value as double-12 sets do), a dividing line (with a spinner or not); then the camera: a perspective,
 uneven light, a glare, blur, sensor noise and a JPEG round trip.
 
 Each label is a tile's halves in reading order (`order.py`), its four corners and its box in the
@@ -26,6 +28,9 @@ SETS = (6, 9, 12)
 # Tiles in a hand, by set (a Chicken Foot hand, after some drawing).
 HAND_SIZES = {6: (1, 8), 9: (1, 12), 12: (1, 15)}
 BACKGROUNDS = ("wood", "marble", "felt", "dark", "light")
+# Shares of photos with their tiles laid end to end in a train; with face-down tiles beside the hand;
+# with a pen, a coin or a playing card on the table.
+TRAINS, BACKS, THINGS = 0.2, 0.25, 0.35
 
 
 @dataclass(frozen=True)
@@ -47,19 +52,24 @@ class LabelledHand:
     background: str
     image: np.ndarray  # H x W x 3 uint8 RGB
     tiles: tuple[LabelledTile, ...]
+    # what else lies on the table, never labelled and never to be counted: "back" (a face-down
+    # tile), "pen", "coin", "card" (a playing card)
+    others: tuple[str, ...] = ()
 
     @property
     def pips(self) -> int:
         return sum(sum(tile.halves) for tile in self.tiles)
 
 
-def hands(seed: int, count: int, sets: tuple[int, ...] = SETS) -> Iterator[LabelledHand]:
+def hands(seed: int, count: int, sets: tuple[int, ...] = SETS, *, table: bool = True) -> Iterator[LabelledHand]:
     """`count` photos, the sets taken in turn, photo i drawn from seed `seed * 100_003 + i`."""
     for i in range(count):
-        yield hand(seed * 100_003 + i, tile_set=sets[i % len(sets)])
+        yield hand(seed * 100_003 + i, tile_set=sets[i % len(sets)], table=table)
 
 
-def hand(seed: int, *, tile_set: int) -> LabelledHand:
+def hand(seed: int, *, tile_set: int, table: bool = True) -> LabelledHand:
+    """With `table` False, no train, face-down tile or thing is drawn: the photos `train.py` made
+    the committed weights from, before they were (the rest of each photo is drawn alike)."""
     rng = np.random.default_rng(seed)
     long_side = int(rng.integers(900, 1401))
     ratio = rng.choice([0.75, 1.0, 4 / 3])
@@ -69,13 +79,19 @@ def hand(seed: int, *, tile_set: int) -> LabelledHand:
     background = str(rng.choice(BACKGROUNDS))
     canvas = cv2.resize(_background(rng, background, height // 2, width // 2), (width, height))
     faces = _tiles(rng, tile_set)
-    placed = _place(rng, len(faces), width, height)
-    _draw(rng, canvas, faces, placed)
+    # what real hands add (a train of tiles end to end, face-down tiles, a pen, a coin, a card) is
+    # drawn from a second generator of the same seed, so the rest of each photo is drawn as before
+    things = np.random.default_rng([seed, 41])
+    placed = (
+        _train(things, len(faces), width, height) if table and len(faces) >= 2 and things.random() < TRAINS else None
+    ) or _place(rng, len(faces), width, height)
+    others = _others(things, canvas, [quad for quad, _ in placed], placed[0][1], faces[0][1]) if table else []
+    _draw(rng, canvas, faces, placed, [back for kind, back in others if kind == "back"])
     image, corners = _camera(rng, canvas, [corners for corners, _ in placed])
     tiles = []
     for (halves, _), quad in zip(faces, corners, strict=True):
         tiles.append(_label(halves, quad, image.shape))
-    return LabelledHand(seed, tile_set, background, image, tuple(tiles))
+    return LabelledHand(seed, tile_set, background, image, tuple(tiles), tuple(kind for kind, _ in others))
 
 
 # --- the table -------------------------------------------------------------------------------
@@ -286,12 +302,16 @@ def _paste(canvas, layer, alpha, matrix, opacity=1.0):
         region[:] = region * (1 - a) + top * a
 
 
-def _draw(rng, canvas, faces, placed):
+def _draw(rng, canvas, faces, placed, backs=()):
     light = rng.uniform(0, 2 * math.pi)
     thickness = rng.uniform(0.1, 0.22)
     offset = np.array([math.cos(light), math.sin(light)], np.float32)
     shadow_strength = rng.uniform(0.25, 0.6)
     drawn = []
+    for back, alpha, quad, tile_w in backs:  # face-down tiles: drawn as the others, their backs up
+        h, w = alpha.shape
+        matrix = cv2.getAffineTransform(np.array([[0, 0], [w, 0], [w, h]], np.float32), quad[:3])
+        drawn.append((back, alpha, matrix, tile_w, faces[0][1]))
     for (halves, style), (quad, tile_w) in zip(faces, placed, strict=True):
         face, alpha = _face(rng, halves, style, tile_w)
         h, w = alpha.shape
@@ -310,6 +330,224 @@ def _draw(rng, canvas, faces, placed):
         _paste(canvas, style["ivory"] * 0.72, alpha, moved)
     for face, alpha, matrix, _, _ in drawn:
         _paste(canvas, face, alpha, matrix)
+
+
+def _train(rng, count, width, height):
+    """Tiles laid end to end in one or two lines (a train, as players lay their hand out), touching
+    or nearly, a few overlapping at their ends; None when they do not fit."""
+    lines = 1 if count <= 4 else math.ceil(count / 6)
+    per_line = math.ceil(count / lines)
+    for _ in range(30):
+        tile_w = rng.uniform(0.06, 0.09) if count > 4 else rng.uniform(0.08, 0.14)
+        tile_w *= min(width, height)
+        gap = tile_w * rng.uniform(-0.05, 0.04)
+        line_gap = tile_w * rng.uniform(-0.02, 0.5)  # the lines side by side, touching or apart
+        angle = rng.uniform(-0.4, 0.4) + (math.pi / 2 if rng.random() < 0.3 else 0)
+        cx, cy = width / 2 + rng.uniform(-0.08, 0.08) * width, height / 2 + rng.uniform(-0.08, 0.08) * height
+        cos, sin = math.cos(angle), math.sin(angle)
+        placed = []
+        for i in range(count):
+            line, along = divmod(i, per_line)
+            in_line = min(per_line, count - line * per_line)
+            x = (along - (in_line - 1) / 2) * (2 * tile_w + gap) + rng.normal(0, tile_w * 0.02)
+            y = (line - (lines - 1) / 2) * (tile_w + line_gap) + rng.normal(0, tile_w * 0.02)
+            px, py = cx + x * cos - y * sin, cy + x * sin + y * cos
+            # lying along the line: the face's long axis turned a quarter from upright
+            tilt = angle + math.pi / 2 + rng.normal(0, 0.03) + (math.pi if rng.random() < 0.5 else 0)
+            placed.append((_corners(px, py, tile_w, tilt), tile_w))
+        if _inside([quad for quad, _ in placed], width, height, tile_w * 0.3):
+            return placed
+    return None
+
+
+def _others(rng, canvas, quads, tile_w, style):
+    """Face-down tiles and things (a pen, a coin, a playing card) on the table, clear of the hand;
+    the things are drawn here, the tiles' backs returned for `_draw` (with sides and shadows). Each
+    as (kind, what): a back is (its image, its alpha, its corners, its width)."""
+    height, width = canvas.shape[:2]
+    taken = np.zeros((height, width), np.uint8)
+    for quad in quads:
+        cv2.fillConvexPoly(taken, np.round(quad).astype(np.int32), 1)
+    taken = cv2.dilate(taken, np.ones((3, 3), np.uint8), iterations=max(1, round(tile_w * 0.4)))
+    wanted = []
+    if rng.random() < BACKS:
+        wanted += ["back"] * int(rng.integers(1, 4))
+    if rng.random() < THINGS:
+        wanted += [str(rng.choice(["pen", "coin", "card"])) for _ in range(int(rng.integers(1, 3)))]
+    others = []
+    for kind in wanted:
+        for _attempt in range(40):
+            outline, draw = _thing(rng, kind, tile_w, style, width, height)
+            mask = np.zeros_like(taken)
+            cv2.fillConvexPoly(mask, np.round(outline).astype(np.int32), 1)
+            inside = outline.min() > 2 and (outline[:, 0] < width - 2).all() and (outline[:, 1] < height - 2).all()
+            if inside and not (mask & taken).any():
+                others.append((kind, draw(canvas)))
+                taken |= cv2.dilate(mask, np.ones((3, 3), np.uint8), iterations=max(1, round(tile_w * 0.3)))
+                break
+    return others
+
+
+def _thing(rng, kind, tile_w, style, width, height):
+    """Where a thing would lie (its outline) and how to draw it there."""
+    cx, cy = rng.uniform(0, width), rng.uniform(0, height)
+    angle = rng.uniform(0, 2 * math.pi)
+    cos, sin = math.cos(angle), math.sin(angle)
+
+    def box(long, short):
+        local = [(-short / 2, -long / 2), (short / 2, -long / 2), (short / 2, long / 2), (-short / 2, long / 2)]
+        return np.array([(cx + x * cos - y * sin, cy + x * sin + y * cos) for x, y in local], np.float32)
+
+    if kind == "back":
+        quad = box(2 * tile_w, tile_w)
+        back, alpha = _back(rng, style, tile_w)
+        return quad, lambda canvas: (back, alpha, quad, tile_w)
+    if kind == "coin":
+        radius = tile_w * rng.uniform(0.45, 0.7)
+        outline = box(2 * radius, 2 * radius)
+        metal = np.array([(185, 185, 190), (200, 150, 70), (170, 100, 60)][rng.integers(3)], np.float32)
+
+        def coin(canvas):
+            centre = (round(cx), round(cy))
+            cv2.circle(
+                canvas,
+                (round(cx + radius * 0.12), round(cy + radius * 0.12)),
+                round(radius),
+                (0, 0, 0),
+                -1,
+                cv2.LINE_AA,
+            )
+            cv2.circle(canvas, centre, round(radius), tuple(float(v) * 0.75 for v in metal), -1, cv2.LINE_AA)
+            cv2.circle(canvas, centre, round(radius * 0.86), tuple(float(v) for v in metal), -1, cv2.LINE_AA)
+            for _ in range(int(rng.integers(3, 8))):  # its relief: a head, letters, a figure
+                spot = (round(cx + rng.uniform(-0.5, 0.5) * radius), round(cy + rng.uniform(-0.5, 0.5) * radius))
+                cv2.circle(
+                    canvas,
+                    spot,
+                    max(1, round(radius * rng.uniform(0.05, 0.2))),
+                    tuple(float(v) * 0.8 for v in metal),
+                    -1,
+                )
+            cv2.ellipse(
+                canvas,
+                centre,
+                (round(radius * 0.6), round(radius * 0.3)),
+                math.degrees(angle),
+                200,
+                320,
+                tuple(min(255.0, float(v) * 1.3) for v in metal),
+                2,
+            )
+            return None
+
+        return outline, coin
+    if kind == "pen":
+        long, short = tile_w * rng.uniform(4, 6.5), tile_w * rng.uniform(0.18, 0.3)
+        outline = box(long, short)
+        barrel = np.array(
+            [(20, 40, 150), (20, 20, 25), (180, 30, 30), (235, 235, 230), (30, 120, 60)][rng.integers(5)], np.float32
+        )
+
+        def pen(canvas):
+            cv2.fillConvexPoly(canvas, np.round(outline + short * 0.4).astype(np.int32), (0, 0, 0), cv2.LINE_AA)
+            cv2.fillConvexPoly(canvas, np.round(outline).astype(np.int32), tuple(float(v) for v in barrel), cv2.LINE_AA)
+            # a highlight along the barrel, a metal tip at one end, a clip near the other
+            along = np.array([-sin, cos], np.float32)
+            across = np.array([cos, sin], np.float32)
+            start = np.array([cx, cy], np.float32) - along * long * 0.45 - across * short * 0.15
+            end = np.array([cx, cy], np.float32) + along * long * 0.45 - across * short * 0.15
+            shine = tuple(min(255.0, float(v) * 0.5 + 120) for v in barrel)
+            cv2.line(
+                canvas,
+                tuple(np.round(start).astype(int)),
+                tuple(np.round(end).astype(int)),
+                shine,
+                max(1, round(short * 0.15)),
+                cv2.LINE_AA,
+            )
+            tip = np.array([cx, cy], np.float32) + along * long / 2
+            cv2.circle(
+                canvas,
+                tuple(np.round(tip).astype(int)),
+                max(1, round(short * 0.35)),
+                (170.0, 170.0, 165.0),
+                -1,
+                cv2.LINE_AA,
+            )
+            clip = np.array([cx, cy], np.float32) - along * long * 0.3
+            cv2.line(
+                canvas,
+                tuple(np.round(clip).astype(int)),
+                tuple(np.round(clip - along * long * 0.15).astype(int)),
+                (190.0, 190.0, 190.0),
+                max(1, round(short * 0.2)),
+                cv2.LINE_AA,
+            )
+            return None
+
+        return outline, pen
+    # a playing card, its face up: white, a border, its value in two corners and its suit's marks
+    long, short = tile_w * 3.6, tile_w * 2.55
+    outline = box(long, short)
+
+    def card(canvas):
+        cv2.fillConvexPoly(canvas, np.round(outline + tile_w * 0.1).astype(np.int32), (0, 0, 0), cv2.LINE_AA)
+        cv2.fillConvexPoly(canvas, np.round(outline).astype(np.int32), (246.0, 246.0, 242.0), cv2.LINE_AA)
+        ink = (200.0, 20.0, 30.0) if rng.random() < 0.5 else (20.0, 20.0, 20.0)
+        value = int(rng.integers(2, 11))
+        for index in range(value):  # the suit's marks in two columns, as a card prints them
+            x = (-0.22 if index % 2 == 0 else 0.22) * short
+            y = (index // 2 - (value // 2 - 0.5) / 2) * long * 0.16
+            px, py = cx + x * cos - y * sin, cy + x * sin + y * cos
+            cv2.circle(canvas, (round(px), round(py)), max(2, round(tile_w * 0.14)), ink, -1, cv2.LINE_AA)
+        for corner in (outline[0], outline[2]):
+            towards = (np.array([cx, cy], np.float32) - corner) * 0.12
+            at = corner + towards
+            cv2.putText(
+                canvas,
+                str(value),
+                (round(at[0]), round(at[1])),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                tile_w / 90,
+                ink,
+                max(1, round(tile_w / 40)),
+                cv2.LINE_AA,
+            )
+        return None
+
+    return outline, card
+
+
+def _back(rng, style, tile_w) -> tuple[np.ndarray, np.ndarray]:
+    """A face-down tile: the alpha of a face, its back plain (the ivory, or a coloured body) and
+    sometimes with a mark printed or pressed in its middle (a maker's logo, a ring, letters)."""
+    _, alpha = _face(rng, (0, 0), style, tile_w)
+    h, w = alpha.shape
+    colour = (
+        style["ivory"]
+        if rng.random() < 0.5
+        else np.array([(20, 60, 130), (120, 20, 30), (25, 25, 25), (20, 90, 60)][rng.integers(4)], np.float32)
+    )
+    back = np.empty((h, w, 3), np.float32)
+    back[:] = colour
+    rim = cv2.GaussianBlur((alpha > 0).astype(np.float32), (0, 0), w * 0.02)
+    back *= (0.65 + 0.4 * np.clip((rim - 0.5) * 2.5, 0, 1))[..., None].clip(0, 1)
+    mark = rng.random()
+    ink = tuple(float(v) * 0.6 for v in colour)
+    if mark < 0.35:
+        cv2.circle(back, (w // 2, h // 2), round(w * 0.3), ink, max(2, round(w * 0.05)), cv2.LINE_AA)
+    elif mark < 0.6:
+        cv2.putText(
+            back,
+            "DOM",
+            (round(w * 0.12), h // 2 + round(w * 0.1)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            w / 90,
+            ink,
+            max(1, round(w / 30)),
+            cv2.LINE_AA,
+        )
+    return back, alpha
 
 
 # --- the camera ------------------------------------------------------------------------------

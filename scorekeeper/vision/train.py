@@ -2,7 +2,8 @@
 
     python -m scorekeeper.vision.train [--photos N] [--epochs N]
 
-Photos are drawn by `synthetic.hands` from TRAINING_SEEDS only: photo i of seed s is drawn from
+Photos are drawn by `synthetic.hands` (without the trains, face-down tiles and things it now adds
+to the table, as when these weights were made: the reader sees a face alone) from TRAINING_SEEDS only: photo i of seed s is drawn from
 s * 100_003 + i, so with fewer than 100_003 photos a seed none of the tests or `bench/vision.py`
 uses (seed 1, 2026) nor the seed used to choose this design (5) ever draws the same photo.
 Each photo's tiles are found by the pipeline itself (`find.py`), so the network learns halves as
@@ -35,7 +36,7 @@ def harvest(seed: int, photos: int) -> tuple[np.ndarray, np.ndarray]:
     """The half maps of every tile the pipeline finds in `photos` photos of `seed`, and their pips."""
     cv2.setNumThreads(1)
     maps, values = [], []
-    for hand in synthetic.hands(seed, photos):
+    for hand in synthetic.hands(seed, photos, table=False):
         found = find_tiles(hand.image)
         taken = set()
         for tile in hand.tiles:

@@ -58,3 +58,35 @@ def test_a_drawn_half_shows_as_many_pips_as_its_value(value):
         spots[:6] = spots[-6:] = 0
         _count, _, stats, _ = cv2.connectedComponentsWithStats(spots)
         assert sum(1 for area in stats[1:, cv2.CC_STAT_AREA] if area > 20) == value == len(PIP_LAYOUTS[value])
+
+
+def test_face_down_tiles_and_things_on_the_table_are_drawn_but_never_labelled():
+    drawn = [synthetic.hand(seed, tile_set=12) for seed in (500_028, 500_036, 500_053)]
+    others = {kind for hand in drawn for kind in hand.others}
+    assert others == {"back", "pen", "coin", "card"}
+    for hand in drawn:
+        quads = [np.array(tile.corners, np.float32) for tile in hand.tiles]
+        # no labelled face lies under another thing: every label's centre is inside its own face only
+        for tile in hand.tiles:
+            assert sum(cv2.pointPolygonTest(quad, tile.centre, False) >= 0 for quad in quads) == 1
+
+
+def test_some_hands_are_laid_end_to_end_in_a_train():
+    trained = 0
+    for hand in synthetic.hands(3, 8, sets=(6,)):  # photos 3 and 7 are trains
+        axes = [np.subtract(tile.corners[3], tile.corners[0]) for tile in hand.tiles]
+        centres = [np.array(tile.centre) for tile in hand.tiles]
+        # two tiles end to end: their centres a tile's length apart along their own long axes
+        trained += any(
+            abs(np.linalg.norm(centres[i] - centres[j]) - np.linalg.norm(axes[i])) < 0.1 * np.linalg.norm(axes[i])
+            and abs(
+                np.dot(
+                    (centres[i] - centres[j]) / np.linalg.norm(centres[i] - centres[j]),
+                    axes[i] / np.linalg.norm(axes[i]),
+                )
+            )
+            > 0.95
+            for i in range(len(hand.tiles))
+            for j in range(i)
+        )
+    assert trained >= 2
