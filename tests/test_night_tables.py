@@ -176,3 +176,20 @@ def test_a_tables_history_says_the_name_it_was_made_with(club):
     made, renamed = of_game(game)[-1], of_game(game)[0]
     assert made.after == {"name": "Table 1"}
     assert (renamed.before, renamed.after) == ({"name": "Table 1"}, {"name": "Back room"})
+
+
+@pytest.mark.django_db
+def test_a_tables_players_say_their_score_in_the_round_played_last(club):
+    from scorekeeper.rules.rounds import EntryInput
+
+    user, _book, players, night = club
+    _waiting, playing = new_game(club), new_game(club)
+    services.record_round(game=Game.objects.get(pk=playing.pk), starting_double=6, by=user, entries=[
+        EntryInput(player=players[0], pips=0, went_out=True), EntryInput(player=players[1], pips=5),
+        EntryInput(player=players[2], pips=9)])  # fmt: skip
+    link = live.share(night=night, by=user)
+    tables = Client().get(f"/api/v1/live/nights/{link.token}/").json()["tables"]
+    assert [p["last"] for p in tables[0]["players"]] == [None, None, None]  # no round yet
+    assert {p["name"]: p["last"] for p in tables[1]["players"]} == {"Ann": 0, "Ben": 5, "Cy": 9}
+    page = Client().get(f"/live/nights/{link.token}/?tv=1").content.decode()
+    assert page.count('class="table-columns"') == 1 and ">Round 1</span>" in page and ">+9</span>" in page

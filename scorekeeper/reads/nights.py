@@ -1,7 +1,7 @@
 """What a club night shows: its tables (each game: who leads, which round it is on, finished or
-not, read from the state each game saved) and its standings (one grouped query over the seats the
-night counts, Night.counted_seats; rules.nights orders them). And its ETag, made of the night's
-version and its games' versions, read in one query."""
+not, each player's score in the round played last, read from the state each game saved) and its
+standings (one grouped query over the seats the night counts, Night.counted_seats; rules.nights
+orders them). And its ETag, made of the night's version and its games' versions, read in one query."""
 
 import hashlib
 from dataclasses import dataclass
@@ -48,6 +48,7 @@ class Table:
     rounds_played: int
     finished: bool
     casual: bool = False  # a friendly game: counts nowhere
+    last_round: int | None = None  # the number of the round played last (each player's score in it: `last`)
 
     @property
     def round(self) -> int | None:
@@ -75,13 +76,15 @@ def _table(game: Game) -> Table:
     state = game_state(game).state
     ranked = [seat for seat in state.standings if seat.rank is not None]
     leading = {seat.player for seat in ranked if seat.rank == 1} if state.rounds or state.finished else set()
+    last = state.rounds[-1] if state.rounds else None
     players = [
         {"player": seat.player, "name": seat.name, "total": seat.total, "rank": seat.rank,
-         "seated": seat.seated, "leads": seat.player in leading}
+         "seated": seat.seated, "leads": seat.player in leading,
+         "last": last.scores[seat.seat] if last else None}  # None: not at the table for that round
         for seat in state.standings
     ]  # fmt: skip
     return Table(game, game.title, players, [p["name"] for p in players if p["leads"]], len(state.rounds),
-                 state.finished, game.casual)  # fmt: skip
+                 state.finished, game.casual, last.number if last else None)  # fmt: skip
 
 
 def standings(night: Night) -> list[NightRow]:
@@ -145,7 +148,7 @@ def public(read: NightRead) -> dict:
                 "finished": table.finished,
                 "casual": table.casual,
                 "players": [
-                    {key: p[key] for key in ("name", "total", "rank", "seated", "leads")} for p in table.players
+                    {key: p[key] for key in ("name", "total", "rank", "seated", "leads", "last")} for p in table.players
                 ],
             }
             for table in read.tables

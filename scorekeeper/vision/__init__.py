@@ -13,8 +13,8 @@ How a photo is read (classical computer vision to find the tiles, a small learne
   line usually spans. The halves are taken as square, centred on the line.
 - `read.py` straightens each tile; `halves.py`, a network of one hidden layer trained here on
   synthetic photos (`train.py`, weights in `halves.npz`), says how many pips each half shows, never
-  more than the set's highest. Spots that are not solid and thin (a face-down tile's logo, letters)
-  mean no tile face: that tile is left out, as is one read with a confidence under NO_TILE_BELOW.
+  more than the set's highest. Spots that are not solid and thin, even where they are darkest (a
+  face-down tile's logo, letters; not pips blurred into one outline), mean no tile face: that tile is left out, as is one read with a confidence under NO_TILE_BELOW.
   Sets above double-12 (which the network was never shown) have a half above 12 counted by its spots.
 - `count_hand` (here) reads every candidate `find.py` suggests, overlapping ones included, and
   keeps the one read most surely in each place (a face measured from a seam or across its

@@ -70,6 +70,11 @@ def read_tile(image: np.ndarray, found: Found, *, highest: int = 12) -> Reading:
             total += n
         counts.append(total)
     pips_like = all(solid for half in blobs for _, _, solid in half)
+    if not pips_like:
+        # pips close together, blurred into one outline (an 8's ring of pips), part at their
+        # darkest: a printed ring or letters stay one stroke there
+        strict = mask & (distance > 2 * PIP_DISTANCE)
+        pips_like = all(solid for half in (strict[:SIDE], strict[SIDE:]) for _, _, solid in _blobs(half))
     if highest > VALUES - 1 and max(counts) > VALUES - 1:
         ambiguous = float(np.mean(np.abs(distance - PIP_DISTANCE) < 8))
         confidence = max(0.0, min(1.0, found.score * (1 - doubt) * (1 - 2 * ambiguous)))

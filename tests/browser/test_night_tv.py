@@ -1,5 +1,7 @@
 """A club night's TV (issue 39), in Chromium at 1280x720 and 1920x1080: three tables of 4, 5 and 6
-players (two unnamed, called "Table 1" and "Table 2" and never by their game's title, one named).
+players (two unnamed, called "Table 1" and "Table 2" as the phones call them, one named), each live
+table with its players' scores in the round played last beside their totals, and the standings
+with a caption saying what they count.
 The TV link on the night's page opens straight in TV mode; every live table and the night's
 standings are on screen without scrolling; a round at a table shows at once (the
 night's stream), that table highlighted for a few seconds; a table that finishes shrinks after the
@@ -15,7 +17,7 @@ from scorekeeper.models import Game, Role, Scorebook
 from scorekeeper.rules.game import GameRules
 from scorekeeper.rules.rounds import EntryInput
 from scorekeeper.services import nights
-from tests.browser.conftest import close_context, screenshot
+from tests.browser.conftest import PHONE, close_context, screenshot
 from tests.browser.test_axe import AXE, axe, described
 from tests.browser.test_csp import log_in
 from tests.factories import PlayerFactory, UserFactory
@@ -106,6 +108,18 @@ def assert_one_screen(page, viewport, tables: int, standings: int) -> None:
         assert on_screen(rows.nth(index), viewport), index
 
 
+def assert_last_round(page, viewport, table: str, number: int, scores: list[int]) -> None:
+    """The table's column of the round played last says its number, and holds each player's score
+    in it, on screen."""
+    expect(page.locator(f"{table} .table-columns .last")).to_have_text(f"Round {number}")
+    cells = page.locator(f"{table} .table-players .last")
+    expect(cells).to_have_count(len(scores))
+    shown = [text.split(": ")[-1] for text in cells.all_text_contents()]
+    assert sorted(shown) == sorted(f"+{score}" for score in scores)
+    for index in range(len(scores)):
+        assert on_screen(cells.nth(index), viewport), index
+
+
 @pytest.mark.parametrize("tv", TVS)
 def test_the_nights_tv_link_shows_every_table_and_the_standings_on_one_screen(browser, live_server, club_night, tv):
     user, night, games, _link = club_night
@@ -128,12 +142,16 @@ def test_the_nights_tv_link_shows_every_table_and_the_standings_on_one_screen(br
         screenshot(page, f"39-night-tv-{tv}-three-live")
         assert_seen_in_order(page, ["Table 1", "Table 2", NAMED])
         expect(page.locator("#live-body")).not_to_contain_text("Game 1")  # never the game's own title
+        for table, (names, count) in enumerate(zip(TABLES, (5, 6, 7), strict=True), start=1):
+            assert_last_round(page, viewport, f"#table-{table}", count, rounds_of(len(names), count)[-1])
+        assert on_screen(page.locator(".night-caption"), viewport)  # what the standings count
 
         play(games[2], rounds_of(6, 1, shift=3)[0])  # a round at the named table: 🐔 Jo goes out
         table = page.locator("#table-3")
         expect(table).to_have_attribute("data-rounds", "8", timeout=STREAMED)
         expect(table).to_have_class("night-table just-played")
         expect(table.locator(".table-players li.just-played")).to_have_count(5)  # everyone's total but Jo's moved
+        assert_last_round(page, viewport, "#table-3", 8, rounds_of(6, 1, shift=3)[0])  # the round just played
         assert_one_screen(page, viewport, tables=3, standings=0)
         screenshot(page, f"39-night-tv-{tv}-round-played")
         expect(table).to_have_class("night-table", timeout=10_000)  # the highlight lasts a few seconds
@@ -174,6 +192,13 @@ def test_the_nights_tv_speaks_the_viewers_language_and_axe_finds_nothing_serious
         page.wait_for_load_state("networkidle")
         table = "Mesa" if language == "es" else "Table"
         expect(page.locator(".night-table h3")).to_have_text([f"{table} 1", f"{table} 2", NAMED])
+        expect(page.locator("#table-2 .table-columns")).to_have_text(
+            "Ronda 6Total" if language == "es" else "Round 6Total"
+        )
+        caption = (
+            "Puntos por puesto de cada mesa terminada" if language == "es" else "Place points from each finished table"
+        )
+        expect(page.locator(".night-caption")).to_contain_text(caption)
         assert_seen_in_order(page, [f"{table} 2", NAMED, f"{table} 1"])
         assert_one_screen(page, viewport, tables=3, standings=4)
         screenshot(page, f"39-night-tv-720p-{language}")
@@ -201,5 +226,29 @@ def test_the_nights_tv_gives_a_long_name_two_lines_before_cutting_it(browser, li
         assert lines["Bartholomew Featherstonehaugh-Smythe"] == 2  # wrapped onto a second line, not cut at one
         assert lines["María Guadalupe Fernández Concepción"] == 2
         assert lines["José"] == 1
+    finally:
+        close_context(context)
+
+
+def test_a_phone_calls_each_table_as_the_tv_does(browser, live_server, club_night):
+    """The phones at the tables (the game's page, the home page's list, the night's page) say
+    "Table 1" where the TV does, never the game's own number."""
+    user, night, games, _link = club_night
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    try:
+        log_in(page, user.email)
+        page.goto(f"/games/{games[0].pk}/")
+        expect(page.locator("#game-title")).to_have_text("Table 1")
+        screenshot(page, "39-night-phone-table-1")
+        page.goto("/")
+        for name in ("Table 1", "Table 2", NAMED):
+            expect(page.locator("main")).to_contain_text(name)
+        expect(page.locator("main")).not_to_contain_text("Game 1 ·")
+        page.goto(f"/nights/{night.pk}/")
+        expect(page.locator(".night-table h3")).to_have_text(["Table 1", "Table 2", NAMED])
+        expect(page.locator("#table-2 .table-columns .last")).to_have_text("Round 6")
+        screenshot(page, "39-night-phone-night-page")
     finally:
         close_context(context)

@@ -136,3 +136,12 @@ def test_a_dividing_line_printed_to_a_shaded_rim_on_a_dark_felt_is_measured_from
     counted = count_hand(hand.image, tile_set=12)
     score = synthetic.score(hand, counted.tiles, counted.pips)
     assert score.found >= 11 and score.extra == 0
+
+
+def test_an_eight_whose_pips_blur_into_a_ring_is_still_read_as_a_tile():
+    # seed 5's photo 76: eight double-9 tiles side by side on wood, a pen beside them; the 5-8 and
+    # the 9-5, their pips large and blurred, showed a ring where the 8's pips met, taken for a logo
+    hand = synthetic.hand(500_091, tile_set=9)
+    counted = count_hand(hand.image, tile_set=9)
+    score = synthetic.score(hand, counted.tiles, counted.pips)
+    assert score.read == score.labelled == 8 and score.hand_right

@@ -27,6 +27,11 @@ class TablePlayerSerializer(serializers.Serializer):
     rank = serializers.IntegerField(allow_null=True, help_text="Null for a player who left: unranked.")
     seated = serializers.BooleanField()
     leads = serializers.BooleanField(help_text="Ranked first at the table (several if level; none before round 1).")
+    last = serializers.IntegerField(
+        allow_null=True,
+        help_text="Their score in the round played last (null before round 1, and for a player not at the table "
+        "in it).",
+    )
 
 
 class NightTableSerializer(serializers.Serializer):
@@ -68,7 +73,11 @@ class LiveNightTableSerializer(serializers.Serializer):
     rounds_played = serializers.IntegerField()
     finished = serializers.BooleanField()
     casual = serializers.BooleanField(help_text="A friendly game: it counts nowhere.")
-    players = serializers.ListField(child=serializers.DictField(), help_text="name, total, rank, seated, leads.")
+    players = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="name, total, rank, seated, leads, and `last`: the score in the round played last (null before "
+        "the first round, and for a player not at the table in it).",
+    )
 
 
 class LiveNightRowSerializer(serializers.Serializer):
