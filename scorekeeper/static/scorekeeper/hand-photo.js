@@ -10,6 +10,7 @@
 // counts a pip. Loaded by hand-photo-offer.js once a photo is chosen (it shows the camera), not
 // with every round form.
 import { t, tn } from "./i18n.js";
+import { draw, nameOf, panelHint, picked } from "./hand-photo-draw.js";
 import { highFirst, inReadingOrder, prepare, refusal, send } from "./hand-photo-send.js";
 import { pipsOf, tileSet, write } from "./tile-picker.js";
 
@@ -21,8 +22,6 @@ function settings() {
   return block ? { url: block.dataset.url, highest: Number(block.dataset.tileSet) } : null;
 }
 // A tile added by a drag has no halves until someone picks them (null): never a 0-0 by accident.
-function picked(halves) { return halves.every((half) => half !== null); }
-function nameOf(halves) { return picked(halves) ? `${Math.max(...halves)}-${Math.min(...halves)}` : halves.map((half) => (half === null ? "?" : half)).join("-"); }
 function inSet(halves) { return picked(halves) && tileSet().pips.has(nameOf(halves)); }
 function doubtOf(halves) { return picked(halves) ? (inSet(halves) ? null : t("not a tile of this set")) : t("new: pick its halves"); }
 function rowOf(element) { return element.closest(".player-row"); }
@@ -150,58 +149,6 @@ function show(row) {
     : t("No tile found: drag across each tile on the photo to add it."));
 }
 
-function draw(canvas, state) {
-  const picture = state.picture;
-  canvas.hidden = !picture;
-  panelHint(canvas).hidden = !picture || !state.tiles.length;  // with no tile the status says to drag
-  if (!picture) return;
-  canvas.width = picture.width;
-  canvas.height = picture.height;
-  canvas.setAttribute("aria-label", tn("The photo, {count} tile marked", "The photo, {count} tiles marked", state.tiles.length));
-  const context = canvas.getContext("2d");
-  context.drawImage(picture, 0, 0);
-  const line = Math.max(2, Math.round(Math.max(canvas.width, canvas.height) / 320));
-  const shown = canvas.getBoundingClientRect().width || canvas.width / 4;
-  const font = Math.round(12 * (canvas.width / shown));  // 12 CSS pixels however far the photo is shrunk
-  context.font = `700 ${font}px system-ui, sans-serif`;
-  context.textBaseline = "top";
-  const colours = state.tiles.map((tile, index) => (index === state.selected ? "#facc15" : tile.doubt ? "#f97316" : "#22c55e"));
-  state.tiles.forEach((tile, index) => {
-    context.lineWidth = index === state.selected ? line * 2 : line;
-    context.setLineDash(tile.doubt ? [line * 3, line * 2] : []);
-    context.strokeStyle = colours[index];
-    context.strokeRect(...tile.box);
-  });
-  const placed = [];
-  state.tiles.forEach((tile, index) => {  // the labels after every box: no box is drawn over one
-    const label = nameOf(tile.halves);
-    const spot = labelSpot(canvas, state.tiles, placed, tile.box, [context.measureText(label).width + font / 2, font * 1.2]);
-    placed.push(spot);
-    context.fillStyle = "rgba(15, 23, 42, .72)";
-    context.fillRect(...spot);
-    context.fillStyle = colours[index];
-    context.fillText(label, spot[0] + font / 4, spot[1] + font / 10);
-  });
-  if (state.dragging) {
-    const [x, y, w, h] = state.dragging;
-    context.setLineDash([line * 2, line * 2]);
-    context.strokeStyle = "#facc15";
-    context.lineWidth = line;
-    context.strokeRect(x, y, w, h);
-  }
-}
-// Where a tile's label goes: just outside its box (above, below, left, right), where it covers no
-// other tile and no other label; else where it covers least, the pips of its own tile last.
-function labelSpot(canvas, tiles, placed, box, size) {
-  const [x, y, w, h] = box;
-  const [lw, lh] = size;
-  const fit = ([sx, sy]) => [Math.min(Math.max(sx, 0), canvas.width - lw), Math.min(Math.max(sy, 0), canvas.height - lh), lw, lh];
-  const spots = [[x, y - lh], [x, y + h], [x - lw, y], [x + w, y], [x, y]].map(fit);
-  const overlap = (a, b) => Math.max(0, Math.min(a[0] + a[2], b[0] + b[2]) - Math.max(a[0], b[0])) * Math.max(0, Math.min(a[1] + a[3], b[1] + b[3]) - Math.max(a[1], b[1]));
-  const cost = (spot) => tiles.reduce((sum, tile) => sum + overlap(spot, tile.box), 0) + placed.reduce((sum, other) => sum + 4 * overlap(spot, other), 0);
-  return spots.reduce((best, spot) => (cost(spot) < cost(best) ? spot : best));
-}
-function panelHint(canvas) { return canvas.parentElement.querySelector(".hand-photo-hint"); }
 
 function select(row, index) {
   const state = states.get(row);
