@@ -49,25 +49,31 @@ def night_of():
 
 # Each name the TV shows (the tables' players, the standings): its text, whether it is cut short of
 # its whole width, whether a cut shows an ellipsis, its title, its lines, and whether any of its
-# words is broken over two lines (a word's own rectangles: more than one is a word split).
+# words is broken over two lines (a word's own rectangles: more than one is a word split; a line may
+# end after a hyphen, "Bartholomew-" then "Alexander").
 NAMES_SEEN = """(parts) => parts.filter((part) => part.getClientRects().length).map((part) => {
   const style = getComputedStyle(part);
-  const name = part.querySelector("bdi") || part;
   const words = [];
-  const text = name.firstChild;
   const range = document.createRange();
-  for (const match of text.textContent.matchAll(/\\S+/g)) {
-    range.setStart(text, match.index);
-    range.setEnd(text, match.index + match[0].length);
-    const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
-    words.push(tops.size);
+  const texts = document.createTreeWalker(part, NodeFilter.SHOW_TEXT);
+  for (let text = texts.nextNode(); text; text = texts.nextNode()) {
+    for (const match of text.textContent.matchAll(/[^\\s-]+-?/g)) {
+      range.setStart(text, match.index);
+      range.setEnd(text, match.index + match[0].length);
+      words.push(new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size);
+    }
   }
   return {
-    name: name.textContent, cut: part.scrollWidth > part.clientWidth + 1, ellipsis: style.textOverflow === "ellipsis",
-    title: part.title, lines: Math.round(part.clientHeight / parseFloat(style.lineHeight)),
-    split: words.some((tops) => tops > 1),
+    name: (part.querySelector("bdi") || part).textContent, cut: part.scrollWidth > part.clientWidth + 1,
+    ellipsis: style.textOverflow === "ellipsis", title: part.title,
+    lines: Math.round(part.clientHeight / parseFloat(style.lineHeight)), split: words.some((tops) => tops > 1),
   };
 })"""
+
+
+def words_split(page, selector: str) -> list[str]:
+    """The names under `selector` with a word broken over two lines."""
+    return [name["name"] for name in page.locator(selector).evaluate_all(NAMES_SEEN) if name["split"]]
 
 
 def names_seen(page) -> list[dict]:
