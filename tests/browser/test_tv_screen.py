@@ -12,6 +12,7 @@ from scorekeeper import services
 from scorekeeper.rules.rounds import EntryInput
 from scorekeeper.services import live as links
 from tests.browser.conftest import screenshot
+from tests.browser.test_night_tv_names import words_split
 from tests.factories import UserFactory, make_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -117,6 +118,7 @@ def test_long_names_on_a_720p_tv_stay_readable_cut_with_an_ellipsis_never_shrunk
         expect(page.locator("#live-standings li")).to_have_count(players)
         screenshot(page, f"39-tv-720p-{players}-long-names")
         assert small_names(page) == []
+        assert words_split(page, "#live-standings .name, #sheet thead th.player .who") == []  # tryout 39
         assert no_overflow(page, viewport)
         standings = page.locator("#live-standings li")
         for index in range(players):

@@ -1,9 +1,12 @@
 // A club night's TV (issue 39): a TV cannot scroll, so every live table and the night's standings
-// share one screen (the type steps down through data-fit, site.css, while the page would scroll),
+// share one screen (fit picks the type and how many tables stand side by side),
 // and the table where a round was just played is highlighted for a few seconds, with the totals it
 // moved. It watches what live.js swaps into #live-body; how the page gets its updates is live.js's.
 const HIGHLIGHT_MS = 6000;
-const STEPS = 6;  // data-fit 1..6: each a little smaller type (site.css)
+// The night's type, in hundredths of the screen's height (site.css: --type), largest first; names
+// stay whole down to WHOLE_FROM (20 px at 720p), below it a larger type cuts the longest instead.
+const TYPES = [7, 6.4, 5.8, 5.3, 4.9, 4.5, 4.2, 3.9, 3.6, 3.3, 3, 2.8, 2.6, 2.4, 2.2, 2, 1.8];
+const WHOLE_FROM = 2.8;
 
 // What each table shows that a round changes: its rounds, finished or not, each player's total.
 function tables(body) {
@@ -15,12 +18,40 @@ function tables(body) {
   }]));
 }
 
+// The layout for the largest type (vh) that keeps the page from scrolling with every name whole on
+// its line: --type, and --cols live tables side by side (site.css). Without one at a readable type,
+// the largest type that fits, a long name cut with an ellipsis (tryout 39).
 function fit(root) {
-  delete root.dataset.fit;
-  if (!document.body.classList.contains("tv")) return;
+  root.style.removeProperty("--type");
+  root.style.removeProperty("--cols");
+  if (!document.body.classList.contains("tv") || !matchMedia("(orientation: landscape)").matches) return;
   const page = document.documentElement;
+  const names = [...root.querySelectorAll(".table-players .who, .night-standings .who, .night-table h3")];
+  const cards = [...root.querySelectorAll(".night-table")];
+  const live = Math.max(1, root.querySelectorAll(".night-table:not(.finished)").length);
   const over = () => page.scrollHeight > window.innerHeight || page.scrollWidth > window.innerWidth;
-  for (let step = 1; step <= STEPS && over(); step += 1) root.dataset.fit = String(step);
+  const cut = () => names.some((name) => name.scrollWidth > name.clientWidth + 1);
+  // Cut, a name still shows its first six letters or so, and no table runs past its card.
+  const readable = () => names.every((name) => name.clientWidth + 1 >= Math.min(name.scrollWidth,
+    6 * parseFloat(getComputedStyle(name).fontSize))) && cards.every((card) => card.scrollWidth <= card.clientWidth + 1);
+  const set = (type, cols) => {
+    root.style.setProperty("--type", String(type));
+    root.style.setProperty("--cols", String(cols));
+  };
+  const largest = (types, fits) => {
+    let best = null;
+    for (let cols = live; cols >= 1; cols -= 1) {
+      for (const type of types) {
+        if (best && type <= best.type) break;
+        set(type, cols);
+        if (fits()) { best = { type, cols }; break; }
+      }
+    }
+    return best;
+  };
+  const best = largest(TYPES.filter((type) => type >= WHOLE_FROM), () => !over() && !cut())
+    || largest(TYPES, () => !over() && readable()) || { type: TYPES[TYPES.length - 1], cols: live };
+  set(best.type, best.cols);
 }
 
 function start(root, body) {
