@@ -19,7 +19,8 @@ How a photo is read (classical computer vision to find the tiles, a small learne
 - `count_hand` (here) reads every candidate `find.py` suggests, overlapping ones included, and
   keeps the one read most surely in each place (a face measured from a seam or across its
   neighbours, too large, is read less surely than the face itself); then leaves out what is far
-  larger, smaller or darker than the rest of the hand (or somewhat larger and read unsurely),
+  larger, smaller or darker than the rest of the hand (or, read unsurely, somewhat larger, or
+  somewhat darker and of another hue),
   orders each tile's halves (`order.py`), sums them, and lists what a reader should check (`Doubt`).
 
 `faces.py` holds real sets' pip layouts and colours, and `synthetic.py` draws labelled photos from
@@ -50,6 +51,11 @@ LONGER_UNSURE = 1.2
 # ...and one whose face is darker than this share of the middle tile's (a box's lid, a tile's side, a
 # patch of the table: on synthetic photos drawn for choosing it, no face was under 0.85 of the middle)
 DARKEST_FACE = 0.72
+# ...and one read unsurely whose face is both somewhat darker than the middle tile's (under this
+# share) and of another hue (this far from the hand's middle colour, Lab's a and b, 0-255 scales): a
+# patch of marble between its veins, grey beside ivory (on synthetic photos drawn for choosing it, the
+# tiles read right that were this far off in hue were lighter than the middle, under a glare)
+DARKER_FACE, OTHER_HUE = 0.95, 6.0
 SMALLEST_SET, LARGEST_SET = 6, 18
 
 
@@ -95,7 +101,7 @@ def count_hand(image: np.ndarray, *, tile_set: int) -> Hand:
         readings.append(reading)
     # of the candidates in one place (a face measured whole and from a piece of its line, or too
     # large across its neighbours), the one read most surely
-    tiles, lengths, lightness = [], [], []
+    tiles, lengths, faces = [], [], []
     for index in suppress(candidates, [reading.confidence for reading in readings]):
         found, (first, second) = candidates[index], readings[index].counts
         ax, ay = found.axis
@@ -105,17 +111,23 @@ def count_hand(image: np.ndarray, *, tile_set: int) -> Hand:
         halves = (first, second) if reading_order(first_centre, second_centre) else (second, first)
         tiles.append(Tile(halves, _box(found.corners(), image.shape), round(readings[index].confidence, 3)))
         lengths.append(found.length)
-        lightness.append(readings[index].ivory[0])
+        faces.append(readings[index].ivory)
     if len(tiles) >= SIZED_FROM:
         # the tiles of a hand are of one set, seen from one place in one light: far larger or
-        # smaller, or far darker, is no tile
-        usual, light = float(np.median(lengths)), float(np.median(lightness))
+        # smaller, or far darker, or darker and of another hue and read unsurely, is no tile
+        usual = float(np.median(lengths))
+        light, hue = np.median(np.array(faces)[:, 0]), np.median(np.array(faces)[:, 1:], axis=0)
         tiles = [
             tile
-            for tile, length, face in zip(tiles, lengths, lightness, strict=True)
+            for tile, length, face in zip(tiles, lengths, faces, strict=True)
             if 0.5 < length / usual < 1.6
-            and face >= DARKEST_FACE * light
+            and face[0] >= DARKEST_FACE * light
             and not (length / usual > LONGER_UNSURE and tile.confidence < UNCLEAR_BELOW)
+            and not (
+                face[0] < DARKER_FACE * light
+                and np.hypot(face[1] - hue[0], face[2] - hue[1]) > OTHER_HUE
+                and tile.confidence < UNCLEAR_BELOW
+            )
         ]
     tiles.sort(key=lambda tile: (tile.box[1] + tile.box[3] / 2, tile.box[0]))
     return hand_of(tiles, tile_set=tile_set)
