@@ -147,7 +147,7 @@ def _tile_around(lab: np.ndarray, bar, again: bool = True) -> Found | None:
     if face[0] < 90 or math.hypot(face[1] - 128, face[2] - 128) > 45:
         return None
     # a dividing line is printed dark: a grain of wood or a vein of marble is only a little darker
-    bar_lightness = float(np.median(patch[half_h - 1 : half_h + 2, half_w - unit // 3 : half_w + unit // 3, 0]))
+    bar_lightness = _bar_lightness(patch, half_h, half_w, unit)
     if face[0] - bar_lightness < BAR_CONTRAST:
         return None
     if again:
@@ -259,13 +259,20 @@ def _looks_like_a_bar(patch: np.ndarray, unit: int, thickness: float) -> bool:
     above = _ivory(patch[max(0, middle_h - reach) : middle_h - near, left:right])
     below = _ivory(patch[middle_h + near : middle_h + reach, left:right])
     face = (above + below) / 2
-    bar = float(np.median(patch[middle_h - 1 : middle_h + 2, middle_w - unit // 3 : middle_w + unit // 3, 0]))
+    bar = _bar_lightness(patch, middle_h, middle_w, unit)
     return (
         np.linalg.norm(above - below) <= FACE_TOLERANCE
         and face[0] >= 90
         and math.hypot(face[1] - 128, face[2] - 128) <= 45
         and face[0] - bar >= BAR_CONTRAST
     )
+
+
+def _bar_lightness(patch: np.ndarray, middle_h: int, middle_w: int, unit: int) -> float:
+    """How light the bar is along its middle third: the darkest of the rows about its centre, each
+    row's median (a thin line, blurred, is darkest in one row, a pixel off its centre or on it)."""
+    rows = patch[middle_h - 2 : middle_h + 3, middle_w - unit // 3 : middle_w + unit // 3, 0]
+    return float(np.median(rows, axis=1).min())
 
 
 def _ivory(region: np.ndarray) -> np.ndarray:
