@@ -95,7 +95,11 @@ def _game(out: GameOut) -> dict:
         title = game.title
     return {
         "uid": str(game.uid),
-        "name": title,  # a game without a name, as it is called in the language of the export
+        # Its own name, "" for a game without one: an import keeps it unnamed, called in its reader's
+        # language ("Game 3 · Fri 27 Nov", "Partida 3 · vie 27 nov"). "title" is what it was called
+        # here, in the language of the export ("Table 4" at a night), for whoever reads the file.
+        "name": game.name,
+        "title": title,
         "scorebook": game.scorebook.name,
         "created_at": game.created_at.isoformat(),
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,

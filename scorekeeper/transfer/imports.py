@@ -6,7 +6,7 @@ import gc
 import json
 import re
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from django.conf import settings
@@ -194,7 +194,7 @@ def _read_game(index: int, game, *, suspect: bool) -> _GameInFile:
                 field=at
             ),
         )
-    named = isinstance(game.get("name"), str) and game.get("name")
+    named = next((text for text in (game.get("name"), game.get("title")) if isinstance(text, str) and text), "")
     where = (_("Game {number} ({name})") if named else _("Game {number}")).format(number=index, name=named)
     name = game.get("name")
     if name is not None and not isinstance(name, str):
@@ -379,6 +379,9 @@ def import_games(*, data, scorebook: Scorebook, by, progress=None, max_games: in
         players |= {player.name_key: player for player in made}
         result.players_created = len(made)
     checked = []
+    # A game without a name is called by its number among the scorebook's games and its day, in
+    # whoever reads it's language (Game.title), as one started on the pages: never a stored "Table 4".
+    number = services.next_game_number(scorebook)
     for read in wanted:
         ids = {_key(name): players[_key(name)].pk for name in read.names}
         rounds = [
@@ -398,19 +401,17 @@ def import_games(*, data, scorebook: Scorebook, by, progress=None, max_games: in
             for c in read.changes
         ]
         try:
-            checked.append(
-                services.check_import(
-                    seats=[(players[_key(name)].pk, players[_key(name)].name) for name in read.names],
-                    rules=read.rules,
-                    rounds=rounds,
-                    name=read.name[:80],
-                    played_at=read.created_at,
-                    finished_at=read.finished_at,
-                    uid=read.uid,
-                    changes=changes,
-                    stopped_after=read.stopped_after,
-                    casual=read.casual,
-                )
+            checked_game = services.check_import(
+                seats=[(players[_key(name)].pk, players[_key(name)].name) for name in read.names],
+                rules=read.rules,
+                rounds=rounds,
+                name=read.name[:80],
+                played_at=read.created_at,
+                finished_at=read.finished_at,
+                uid=read.uid,
+                changes=changes,
+                stopped_after=read.stopped_after,
+                casual=read.casual,
             )
         except services.InvalidInput as invalid:
             where = read.where
@@ -418,6 +419,9 @@ def import_games(*, data, scorebook: Scorebook, by, progress=None, max_games: in
                 f"{where}{_round_of(key, read)}{m}" for key, messages in invalid.errors.items() for m in messages
             ]
             raise BadFile({"file": problems}) from None
+        if not checked_game.name.strip():
+            checked_game, number = replace(checked_game, number=number), number + 1
+        checked.append(checked_game)
         if progress is not None:
             progress.update(1)
     services.save_imports(by=by, scorebook=scorebook, games=checked)

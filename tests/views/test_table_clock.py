@@ -112,5 +112,6 @@ def test_a_csv_export_dates_each_game_by_the_tables_day(madrid):
     assert {row["date"] for row in rows} == {"2026-11-28"}
     assert {row["game"] for row in rows} == {"Game 1 · Sat 28 Nov"}
     exported = client.get(f"/export/?game={game.pk}&format=json").json()
-    assert exported["games"][0]["name"] == "Game 1 · Sat 28 Nov"
+    assert exported["games"][0]["title"] == "Game 1 · Sat 28 Nov"
+    assert exported["games"][0]["name"] == ""  # no name of its own: an import numbers it anew
     assert exported["games"][0]["created_at"] == "2026-11-27T23:30:00+00:00"  # the moment itself, unchanged
