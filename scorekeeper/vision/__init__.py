@@ -16,7 +16,8 @@ How a photo is read (classical computer vision to find the tiles, a small learne
   more than the set's highest. Spots that are not solid and thin, even where they are darkest (a
   face-down tile's logo, letters; not pips blurred into one outline), mean no tile face: that tile is left out, as is one read with a confidence under NO_TILE_BELOW.
   Sets above double-12 (which the network was never shown) have a half above 12 counted by its spots.
-- `count_hand` (here) reads every candidate `find.py` suggests, overlapping ones included, and
+- `count_hand` (here) reads every candidate `find.py` suggests, overlapping ones included (but one
+  far larger than most, which would put out the tiles it spans), and
   keeps the one read most surely in each place (a face measured from a seam or across its
   neighbours, too large, is read less surely than the face itself); then leaves out what is far
   larger, smaller or darker than the rest of the hand (or, read unsurely, somewhat larger, or
@@ -99,6 +100,12 @@ def count_hand(image: np.ndarray, *, tile_set: int) -> Hand:
             continue  # a face-down tile's logo, a printed pattern, letters: no tile face
         candidates.append(found)
         readings.append(reading)
+    if len(candidates) >= SIZED_FROM:
+        # a face far larger than most candidates (a row of tiles on a pale table, taken whole from
+        # the shade along it) would put out the tiles it spans: it is no tile
+        usual = float(np.median([found.length for found in candidates]))
+        readings = [reading for found, reading in zip(candidates, readings, strict=True) if found.length < 1.6 * usual]
+        candidates = [found for found in candidates if found.length < 1.6 * usual]
     # of the candidates in one place (a face measured whole and from a piece of its line, or too
     # large across its neighbours), the one read most surely
     tiles, lengths, faces = [], [], []
