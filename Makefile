@@ -48,7 +48,7 @@ serve-lan: install messages .dev-secret-key
 	$(LAN_ENV) $(BIN)/python manage.py migrate --noinput
 	$(LAN_ENV) $(BIN)/python manage.py createcachetable
 	@$(BIN)/python -c "import segno, sys; print('\nOpen on the phones at the table (same Wi-Fi):', sys.argv[1], '\n'); segno.make(sys.argv[1]).terminal(compact=True); print()" $(LAN_URL)
-	$(LAN_ENV) $(BIN)/gunicorn scorekeeper.asgi:application --bind 0.0.0.0:$(PORT) --workers 2 --worker-class scorekeeper.http.worker.StreamWorker --access-logfile - --no-control-socket
+	$(LAN_ENV) $(BIN)/gunicorn scorekeeper.asgi:application --bind 0.0.0.0:$(PORT) --workers 2 --preload --worker-class scorekeeper.http.worker.StreamWorker --access-logfile - --no-control-socket
 
 .dev-secret-key: | install
 	$(BIN)/python -c "from django.core.management.utils import get_random_secret_key as key; print(key())" > $@
