@@ -136,18 +136,20 @@ def from_session(session, stages, fence=None):
 # One game's sheet and round form.
 
 
-def of_game(pk: int, *, role: bool = True, version: str = "game_version") -> Stage:
-    """The game's version (as `version`) and, unless `role` is False, the user's role in its
-    scorebook (as `game_role`), as annotations of the user: None for a game in the trash or of a
-    scorebook the user is not in."""
-    return Stage(_game_annotations, (pk,), (role, version))
+def of_game(pk: int, *, role: bool = True, version: str = "game_version", book: bool = False) -> Stage:
+    """The game's version (as `version`), unless `role` is False the user's role in its scorebook
+    (as `game_role`), and with `book` the scorebook's id (as `game_book`), as annotations of the
+    user: None for a game in the trash or of a scorebook the user is not in."""
+    return Stage(_game_annotations, (pk,), (role, version, book))
 
 
-def _game_annotations(pk: int, role: bool, version: str) -> dict:
+def _game_annotations(pk: int, role: bool, version: str, book: bool = False) -> dict:
     game = Game.objects.alive().filter(pk=pk, scorebook__memberships__user=OuterRef("pk")).order_by()
     annotations = {version: Subquery(game.values("version")[:1])}
     if role:
         annotations["game_role"] = Subquery(game.values("scorebook__memberships__role")[:1])
+    if book:
+        annotations["game_book"] = Subquery(game.values("scorebook_id")[:1])
     return annotations
 
 

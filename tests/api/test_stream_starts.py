@@ -4,11 +4,13 @@ without the database when nothing changed, alike to the full path's answer, and 
 path would say something else."""
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from django.test import Client
 
 from scorekeeper.api.views.events import INTERNAL, READER_HEADER, TOPICS_HEADER
 from scorekeeper.caches import push
+from scorekeeper.caches.kept.keys import member_key
 from tests.api.conftest import round_body, start_game
 
 pytestmark = pytest.mark.django_db
@@ -103,3 +105,26 @@ def test_a_live_link_s_stream_start_is_answered_from_the_cache_within_its_budget
     assert fast.content.endswith(b": unchanged\n\n")
     assert fast[TOPICS_HEADER] == full_again[TOPICS_HEADER] == push.game_topic(game["id"])
     assert fast[READER_HEADER] == ""
+
+
+def session_key(api) -> str:
+    return api.headers.get("X-Session-Token") or api.client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+def test_a_full_start_reads_the_game_its_scorebook_and_the_role_with_the_reader_in_one_query_more_than_the_session(
+    streamed, django_assert_num_queries
+):
+    """A restart's reconnects mostly find their entries gone (they live at most kept.TTL): each then
+    takes the full path, which reads the reader, the game's version, its scorebook and the role in
+    the GET's one query, and keeps the stream's entry in the GET's one write, so the next is cached.
+    (Three queries before: the scorebook and the role were a query of their own.)"""
+    api, game, path, etag = streamed
+    session = session_key(api)
+    cache.delete_many([member_key(session, game["id"], kind) for kind in ("member", "stream")])
+    with django_assert_num_queries(2):  # the session (the database's here; Redis's in a deploy), then the one
+        full = start(api, path, etag)
+    assert full.status_code == 200 and full.content.endswith(b": unchanged\n\n")
+    assert full[READER_HEADER] == "owner" and push.game_topic(game["id"]) in full[TOPICS_HEADER].split()
+    with django_assert_num_queries(0):
+        again = start(api, path, etag)
+    assert comparable(again) == comparable(full)

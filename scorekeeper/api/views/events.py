@@ -123,8 +123,9 @@ class Events(APIView):
         """The topics a stream of the resource listens to, and what its reader may do with it beside
         reading it: a page drawn for a scorer offers controls a viewer's does not, so a new role is
         sent as a state again (the same ETag: the resource did not change) and the page asks for
-        itself. A link's reader is no one (""). One query for a game, two for a night (re-read by
-        every stream of a table after each round)."""
+        itself. A link's reader is no one (""). None for a game (read by the GET's own query, with
+        the version; one when the GET's session needed DRF), two for a night (re-read by every
+        stream of a table after each round)."""
         raise NotImplementedError
 
 
@@ -219,10 +220,14 @@ class GameEvents(Events):
         return super().get(request, pk=pk)
 
     def follows(self, request, pk):
-        book, role = _book_and_role(request, Game, pk)
-        fence, user = getattr(request, "fence", None), request.user
-        if fence is not None and getattr(user, "etag_version", None) is not None:  # read after the fence
-            kept.remember_stream(fence, user.pk, user.etag_version, book, role)
+        read = GameDetail.stream_of(request)
+        if read is not None:  # read with the version, its entry kept with the GET's: no query, no write
+            book, role = read
+        else:  # a session the GET's one query does not serve (DRF authenticated it)
+            book, role = _book_and_role(request, Game, pk)
+            fence, user = getattr(request, "fence", None), request.user
+            if fence is not None and getattr(user, "etag_version", None) is not None:  # read after the fence
+                kept.remember_stream(fence, user.pk, user.etag_version, book, role)
         return game_follows(pk, book, _reader_topics(request)), role
 
 

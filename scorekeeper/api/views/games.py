@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 from scorekeeper import services
 from scorekeeper.caches import kept
 from scorekeeper.http.private import not_modified, unchanged
+from scorekeeper.http.streams import INTERNAL_KEY as STREAM_KEY
 from scorekeeper.models import Game
 from scorekeeper.reads import follow, history
 from scorekeeper.selectors import game_to_write
@@ -155,8 +156,19 @@ class GameDetail(AnswersNotModified, APIView):
     """One game: read it (its ETag; 304 to If-None-Match), rename it, delete it (If-Match on writes)."""
 
     def version_of(self, pk, **kwargs):
-        """The game's version, for a member of its scorebook (the trash left out)."""
-        return follow.of_game(pk, role=False, version="etag_version")
+        """The game's version, for a member of its scorebook (the trash left out); for a stream's
+        start (api.views.events) also the scorebook and the reader's role, in the same query."""
+        stream = STREAM_KEY in self.request.META
+        return follow.of_game(pk, role=stream, version="etag_version", book=stream)
+
+    @staticmethod
+    def stream_of(request) -> tuple[int | None, str] | None:
+        """For a stream's start, what its entry keeps beside the game (remembered with the GET's):
+        the scorebook and the role read with the version; None for any other request."""
+        user = request.user
+        if STREAM_KEY not in request.META or not hasattr(user, "game_book"):
+            return None
+        return user.game_book, user.game_role or ""
 
     def fence_of(self, session_key, pk, **kwargs):
         # The answer is the same for every member at one version: built once, kept in the shared
@@ -176,8 +188,9 @@ class GameDetail(AnswersNotModified, APIView):
         fence = getattr(request, "fence", None) or kept.fence(session=session_of(request), game=pk)
         key = kept.answer_key(pk, get_language())
         answer = fence.found.get(key) or kept.KeptAnswer(None, None)
+        stream = self.stream_of(request)
         if unchanged(request, etag := Game.etag_of(pk, version)):
-            kept.remember_member(fence, request.user.pk, version)
+            kept.remember_member(fence, request.user.pk, version, stream=stream)
             return not_modified(etag)
         body = answer.body
         if answer.version != version and fence.usable and not kept.claim_making(key, version):
@@ -191,9 +204,10 @@ class GameDetail(AnswersNotModified, APIView):
                 request.user.pk,
                 version,
                 extra={key: kept.KeptAnswer(version, body)} if game.version == version else {},
+                stream=stream if game.version == version else None,
             )
         else:
-            kept.remember_member(fence, request.user.pk, version)
+            kept.remember_member(fence, request.user.pk, version, stream=stream)
         return HttpResponse(body, content_type=JSONRenderer.media_type, headers={"ETag": etag})
 
     @extend_schema(

@@ -100,10 +100,13 @@ def remember_member(
     role: str | None = None,
     language: str | None = None,
     extra: dict | None = None,
+    stream: tuple[int | None, str] | None = None,
 ) -> None:
     """The database found `fence.session` signed in as `user_pk`, a reader of the fence's game (at
     version `tag`) or night (at fingerprint `tag`, its games `games`, sorted ids); the followed sheet
-    says its `role` and `language` too. `extra` entries (the game's answer) go in the same call."""
+    says its `role` and `language` too. `extra` entries (the game's answer) go in the same call, and
+    so does a stream's entry when a stream's start asked (`stream`: the game's scorebook and the
+    reader's role there, remember_stream's)."""
     if not fence.usable or not _games_found(fence, games):
         return
     opens, pk, stamp = fence.opens
@@ -114,6 +117,8 @@ def remember_member(
             fence.epoch, fence.session_stamp, fence.account_stamp, fence.user, stamp, tag,
             fence.games or (), fence.game_stamps, role, language,
         )  # fmt: skip
+        if stream is not None and opens == "game":
+            entries |= _stream_entry(fence, tag, *stream)
     elif fence.session:
         fence.user = user_pk  # known from now on; trusted from the next full request
     _write(fence, entries)
@@ -125,9 +130,13 @@ def remember_stream(fence: Fence, user_pk: int, version: int, book: int | None, 
     beside the game (its topics, its reader), so that a stream's reconnect with the ETag it last had
     is answered from the cache (http.polls.member_stream)."""
     if fence.usable and fence.session and fence.user == user_pk and fence.night is None:
-        entry = MemberEntry(fence.epoch, fence.session_stamp, fence.account_stamp, fence.user, fence.game_stamp,
-                            version, role=role, book=book)  # fmt: skip
-        _write(fence, {member_key(fence.session, fence.game, "stream"): entry})
+        _write(fence, _stream_entry(fence, version, book, role))
+
+
+def _stream_entry(fence: Fence, version: int, book: int | None, role: str) -> dict:
+    entry = MemberEntry(fence.epoch, fence.session_stamp, fence.account_stamp, fence.user, fence.game_stamp,
+                        version, role=role, book=book)  # fmt: skip
+    return {member_key(fence.session, fence.game, "stream"): entry}
 
 
 def remember_link(fence: Fence, kind: str, pk: int, selector: str, verifier: str, tag, games=None) -> None:
